@@ -1,0 +1,290 @@
+"""The compare-and-swap primitive and the transaction helpers around it.
+
+Every state change in volapi goes through :func:`conditional_update`: one
+``UPDATE ... SET ... WHERE <expected state>`` whose row count says whether the
+caller's view of the row was still true. There is no SELECT before it and no
+lock around it, so any number of processes can race on a row and exactly the
+ones whose expectations hold will win.
+"""
+import functools
+
+import sqlalchemy as sa
+from oslo_db import api as oslo_db_api
+from sqlalchemy.sql import visitors
+
+from db import conditions as cond
+from db import exceptions
+from db import session
+
+# Deadlock retry: bounded, jittered, around the whole transaction.
+RETRY_MAX = 8
+RETRY_INTERVAL = 0.02
+RETRY_MAX_INTERVAL = 0.5
+
+# Bound of the precise-failure loop (update_or_explain).
+EXPLAIN_ATTEMPTS = 5
+
+
+def retry_on_deadlock(fn):
+    """Run ``fn(context, ...)`` again when its transaction hits a deadlock.
+
+    Galera reports a certification failure as a deadlock at COMMIT, which
+    enginefacade issues when the outermost block exits, i.e. inside ``fn``,
+    so it is retried too. A call made inside an already open transaction is
+    not retried here: its session is half used, so the error goes up to the
+    function that opened the transaction, which retries all of it.
+    """
+    retrying = oslo_db_api.wrap_db_retry(
+        max_retries=RETRY_MAX, retry_on_deadlock=True, jitter=True,
+        retry_interval=RETRY_INTERVAL, inc_retry_interval=True,
+        max_retry_interval=RETRY_MAX_INTERVAL)(fn)
+
+    @functools.wraps(fn)
+    def wrapper(context, *args, **kwargs):
+        if session.in_transaction(context):
+            return fn(context, *args, **kwargs)
+        return retrying(context, *args, **kwargs)
+
+    return wrapper
+
+
+# -- building the statement --------------------------------------------------
+
+def _soft_delete_clause(table, include_deleted):
+    if include_deleted == 'yes' or 'deleted' not in table.c:
+        if include_deleted not in ('yes', 'no', 'only'):
+            raise exceptions.InvalidUpdate(
+                "include_deleted must be 'yes', 'no' or 'only', not %r"
+                % (include_deleted,))
+        return None
+    if include_deleted == 'no':
+        return table.c.deleted == sa.false()
+    if include_deleted == 'only':
+        return table.c.deleted == sa.true()
+    raise exceptions.InvalidUpdate(
+        "include_deleted must be 'yes', 'no' or 'only', not %r"
+        % (include_deleted,))
+
+
+def _project_clause(context, table, project_only):
+    if not project_only or getattr(context, 'is_admin', False):
+        return None
+    if 'project_id' not in table.c:
+        raise exceptions.InvalidUpdate(
+            '%s has no project_id to restrict on' % table.name)
+    return table.c.project_id == context.project_id
+
+
+def _reads_table(criterion, table):
+    """True if ``criterion`` holds a subquery that reads ``table``."""
+    for element in visitors.iterate(criterion):
+        if isinstance(element, sa.Select):
+            for inner in visitors.iterate(element):
+                if inner is table:
+                    return True
+    return False
+
+
+def _mysql_safe(criterion, table):
+    """MySQL refuses an UPDATE whose WHERE reads the table being updated
+    (error 1093); a derived table is materialised first and so is allowed."""
+    if not _reads_table(criterion, table):
+        return criterion
+    primary_key = list(table.primary_key.columns)[0]
+    matching = sa.select(primary_key).where(criterion).subquery('cas_self')
+    return primary_key.in_(sa.select(matching.c[primary_key.key]))
+
+
+def _where(context, model, conditions, include_deleted, project_only,
+           dialect):
+    table = model.__table__
+    clauses = [c.clause(model) for c in conditions]
+    for extra in (_soft_delete_clause(table, include_deleted),
+                  _project_clause(context, table, project_only)):
+        if extra is not None:
+            clauses.append(extra)
+    if dialect == 'mysql':
+        clauses = [_mysql_safe(c, table) for c in clauses]
+    return clauses
+
+
+def _set_rank(value):
+    # MySQL evaluates SET left to right with the values already assigned;
+    # PostgreSQL and SQLite use the old row. Anything that reads a column
+    # must therefore come before the literals that overwrite columns.
+    if isinstance(value, cond.Case):
+        return 1
+    if cond.is_sql(value):
+        return 0
+    return 2
+
+
+def ordered_set(model, values, order=None):
+    """The (column, value) pairs of the SET clause, in a safe order:
+    the keys named in ``order``, then values that read columns, then
+    ``Case`` values, then literals."""
+    if not values:
+        raise exceptions.InvalidUpdate('a conditional update needs values')
+    pairs = []
+    for key, value in values.items():
+        column = cond.column_of(model, key)
+        if cond.is_sql(value) and not isinstance(value, cond.Case):
+            _refuse_foreign_columns(model, value)
+        pairs.append((column, value))
+    first = [cond.column_of(model, key).key for key in (order or ())]
+    unknown = set(first) - {c.key for c, _ in pairs}
+    if unknown:
+        raise exceptions.InvalidUpdate(
+            'order names keys that are not being updated: %s'
+            % ', '.join(sorted(unknown)))
+
+    def rank(pair):
+        column, value = pair
+        if column.key in first:
+            return (-1, first.index(column.key))
+        return (_set_rank(value), 0)
+
+    return [(c, v.__clause_element__() if isinstance(v, cond.Case) else v)
+            for c, v in sorted(pairs, key=rank)]
+
+
+def _refuse_foreign_columns(model, value):
+    table = model.__table__
+    expression = sa.inspect(value) if hasattr(value, '__clause_element__') \
+        else value
+    expression = getattr(expression, 'expression', expression)
+    for element in visitors.iterate(expression):
+        if isinstance(element, sa.Select):
+            return  # a subquery may read any table it likes
+        if isinstance(element, sa.Column) and element.table is not table:
+            raise exceptions.InvalidUpdate(
+                'conditional update of %s cannot set a value from %s.%s: '
+                'an update may only touch one model' % (
+                    table.name, element.table.name, element.key))
+
+
+def build_conditional_update(context, model, values, conditions,
+                             include_deleted='no', project_only=False,
+                             order=None, dialect=None):
+    table = model.__table__
+    where = _where(context, model, conditions, include_deleted,
+                   project_only, dialect)
+    return (sa.update(table).where(*where)
+            .ordered_values(*ordered_set(model, values, order)))
+
+
+# -- the primitive -------------------------------------------------------------
+
+@retry_on_deadlock
+def conditional_update(context, model, values, expected_values, filters=(),
+                       include_deleted='no', project_only=False, order=None):
+    """Update ``model`` rows matching ``expected_values`` and ``filters``.
+
+    Returns True if a row matched (even if no value actually changed).
+    See db.conditions for the expected-value semantics.
+    """
+    conditions = cond.as_conditions(model, expected_values, filters)
+    return _execute(context, model, values, conditions, include_deleted,
+                    project_only, order)
+
+
+def _execute(context, model, values, conditions, include_deleted='no',
+             project_only=False, order=None):
+    with session.writer.connection.using(context) as conn:
+        statement = build_conditional_update(
+            context, model, values, conditions, include_deleted,
+            project_only, order, dialect=conn.dialect.name)
+        # MySQL counts matched rather than changed rows because SQLAlchemy's
+        # MySQL dialects connect with CLIENT_FOUND_ROWS.
+        return conn.execute(statement).rowcount > 0
+
+
+def read_columns(context, model, ident, columns):
+    """The named columns of one row, as a dict, or None if it is gone."""
+    table = model.__table__
+    with session.reader.connection.using(context) as conn:
+        row = conn.execute(
+            sa.select(*[table.c[c] for c in columns])
+            .where(_id_column(model) == ident)).mappings().first()
+        return dict(row) if row is not None else None
+
+
+def _id_column(model):
+    return list(model.__table__.primary_key.columns)[0]
+
+
+# -- precise failures --------------------------------------------------------
+
+def _first_unmet(context, model, ident, conditions, include_deleted):
+    """Re-read the row and return (condition, actual) for the first condition
+    that does not hold, (None, None) if all hold, or raise NotFound."""
+    table = model.__table__
+    python_checked = [c for c in conditions if c.checks_in_python]
+    sql_checked = [c for c in conditions if not c.checks_in_python]
+    columns = sorted({c.field for c in python_checked})
+    selected = [table.c[name] for name in columns]
+    selected += [sa.case((c.clause(model), sa.true()), else_=sa.false())
+                 .label('cond_%d' % i) for i, c in enumerate(sql_checked)]
+    if not selected:
+        selected = [_id_column(model)]
+    query = sa.select(*selected).where(_id_column(model) == ident)
+    deleted = _soft_delete_clause(table, include_deleted)
+    if deleted is not None:
+        query = query.where(deleted)
+    with session.reader.connection.using(context) as conn:
+        row = conn.execute(query).mappings().first()
+    if row is None:
+        raise exceptions.NotFound(getattr(model, 'cas_name', table.name),
+                                  ident)
+    for condition in python_checked:
+        actual = condition.actual(row)
+        if not condition.holds(actual):
+            return condition, actual
+    for i, condition in enumerate(sql_checked):
+        actual = row['cond_%d' % i]
+        if not condition.holds(actual):
+            return condition, actual
+    return None, None
+
+
+def update_or_explain(context, model, ident, values, expected_values=None,
+                      filters=(), include_deleted='no', project_only=False,
+                      order=None, attempts=EXPLAIN_ATTEMPTS, attempt=None):
+    """Compare-and-swap row ``ident``, or say precisely why it cannot be done.
+
+    Tries the update; if it fails, re-reads the row and checks every
+    condition. One that fails is raised as ConditionNotMet ("volume status
+    must be 'available', it is 'in-use'"). If all hold, the row changed
+    between the two statements: try again, at most ``attempts`` times, then
+    raise ConcurrentUpdate. A missing row raises NotFound.
+
+    ``attempt``, if given, performs the update itself (a callable returning
+    whether it matched); objects use it to read back what they wrote.
+    """
+    what = getattr(model, 'cas_name', model.__table__.name)
+    conditions = [cond.Expect(_id_column(model).key, ident)]
+    conditions += cond.as_conditions(model, expected_values, filters)
+    if attempt is None:
+        def attempt():
+            return _retrying_execute(context, model, values, conditions,
+                                     include_deleted, project_only, order)
+    for _ in range(attempts):
+        if attempt():
+            return
+        condition, actual = _first_unmet(context, model, ident, conditions,
+                                         include_deleted)
+        if condition is not None:
+            raise exceptions.ConditionNotMet(condition, actual, what)
+        if project_only and not getattr(context, 'is_admin', False):
+            # The one condition not listed: the row is another project's.
+            row = read_columns(context, model, ident, ['project_id'])
+            if row is None or row['project_id'] != context.project_id:
+                raise exceptions.NotFound(what, ident)
+    raise exceptions.ConcurrentUpdate(what, ident, attempts)
+
+
+@retry_on_deadlock
+def _retrying_execute(context, model, values, conditions, include_deleted,
+                      project_only, order):
+    return _execute(context, model, values, conditions, include_deleted,
+                    project_only, order)

@@ -1,0 +1,279 @@
+"""Conditions and values of a compare-and-swap.
+
+A condition is written once and serves twice: ``clause(model)`` is the SQL
+that goes in the ``WHERE`` of the conditional ``UPDATE``, and ``holds(actual)``
+is the same test in Python, used after a failed update to name the condition
+that refused it (``explain``).
+
+Expected values follow Python's semantics, NULL included:
+
+============================  ==========================================
+expected                      SQL
+============================  ==========================================
+``'x'``                       ``col = 'x'``
+``None``                      ``col IS NULL``
+``('a', 'b')`` (list, range)  ``col IN ('a', 'b')``
+``('a', None)``               ``col IN ('a') OR col IS NULL``
+``()``                        matches nothing
+``Not('x')``                  ``col != 'x' OR col IS NULL``
+``Not('x', auto_none=False)`` ``col != 'x'``
+``Not(None)``                 ``col IS NOT NULL``
+``Not(('a', None))``          ``col NOT IN ('a') AND col IS NOT NULL``
+============================  ==========================================
+"""
+import sqlalchemy as sa
+from sqlalchemy.sql import elements
+
+from db import exceptions
+
+_COLLECTIONS = (list, tuple, set, frozenset, range)
+
+
+def is_sql(value):
+    """True for SQLAlchemy expressions (columns, ``size + 1``, ...)."""
+    return isinstance(value, elements.ClauseElement) or hasattr(
+        value, '__clause_element__')
+
+
+class Not:
+    """Negates an expected value, the way Python's ``!=``/``not in`` do."""
+
+    def __init__(self, value, auto_none=True):
+        self.value = value
+        # With auto_none, a NULL column "is not 'x'", as None != 'x' in Python.
+        self.auto_none = auto_none
+
+    def __repr__(self):
+        return 'Not(%r)' % (self.value,)
+
+    def __eq__(self, other):
+        return (isinstance(other, Not) and other.value == self.value
+                and other.auto_none == self.auto_none)
+
+
+class Case:
+    """A value chosen in SQL: ``Case([(cond, value), ...], else_=value)``."""
+
+    def __init__(self, whens, value=None, else_=None):
+        self.whens = list(whens)
+        self.value = value
+        self.else_ = else_
+
+    def __clause_element__(self):
+        return sa.case(*self.whens, value=self.value, else_=self.else_)
+
+
+def _members(values):
+    members = list(values)
+    has_none = any(v is None for v in members)
+    return [v for v in members if v is not None], has_none
+
+
+def _quote(value):
+    if isinstance(value, str):
+        return "'%s'" % value
+    return repr(value)
+
+
+class Condition:
+    """Base of everything that can stand in a compare-and-swap's WHERE."""
+
+    # Conditions that can be checked against column values in Python; the
+    # others are re-evaluated in SQL for the one row.
+    checks_in_python = True
+
+    def clause(self, model):
+        raise NotImplementedError
+
+    def holds(self, actual):
+        raise NotImplementedError
+
+    def actual(self, row):
+        raise NotImplementedError
+
+    def explain(self, actual, what):
+        raise NotImplementedError
+
+
+class Expect(Condition):
+    """``field`` must have the ``expected`` value (see the module's table)."""
+
+    def __init__(self, field, expected):
+        if isinstance(field, str):
+            self.field = field
+        else:
+            self.field = field.key
+        self.expected = expected
+
+    def __repr__(self):
+        return 'Expect(%s=%r)' % (self.field, self.expected)
+
+    # -- SQL ---------------------------------------------------------------
+    def clause(self, model):
+        column = column_of(model, self.field)
+        expected = self.expected
+        if isinstance(expected, Not):
+            return self._negated(column, expected)
+        if expected is None:
+            return column.is_(None)
+        if is_sql(expected):
+            return column == expected
+        if isinstance(expected, _COLLECTIONS):
+            members, has_none = _members(expected)
+            parts = []
+            if members:
+                parts.append(column.in_(members))
+            if has_none:
+                parts.append(column.is_(None))
+            if not parts:
+                return sa.false()
+            return sa.or_(*parts) if len(parts) > 1 else parts[0]
+        return column == expected
+
+    @staticmethod
+    def _negated(column, negation):
+        value = negation.value
+        if value is None:
+            return column.is_not(None)
+        if isinstance(value, _COLLECTIONS):
+            members, has_none = _members(value)
+            if has_none:
+                # NULL is excluded explicitly, so auto_none cannot apply.
+                parts = [column.is_not(None)]
+                if members:
+                    parts.append(column.not_in(members))
+                return sa.and_(*parts) if len(parts) > 1 else parts[0]
+            if not members:
+                return sa.true() if negation.auto_none else column.is_not(None)
+            clause = column.not_in(members)
+        else:
+            clause = column != value
+        if negation.auto_none:
+            return sa.or_(clause, column.is_(None))
+        return clause
+
+    # -- Python ------------------------------------------------------------
+    def actual(self, row):
+        return row[self.field]
+
+    def holds(self, actual):
+        expected = self.expected
+        if isinstance(expected, Not):
+            value = expected.value
+            if value is None:
+                return actual is not None
+            if isinstance(value, _COLLECTIONS):
+                members = list(value)
+                if actual is None:
+                    return None not in members and expected.auto_none
+                return actual not in members
+            if actual is None:
+                return expected.auto_none
+            return actual != value
+        if isinstance(expected, _COLLECTIONS):
+            return actual in list(expected)
+        return actual == expected
+
+    def explain(self, actual, what):
+        expected = self.expected
+        if isinstance(expected, Not):
+            value = expected.value
+            if value is None:
+                wanted = 'must be set'
+            elif isinstance(value, _COLLECTIONS):
+                wanted = 'must not be any of %s' % ', '.join(
+                    _quote(v) for v in value)
+            else:
+                wanted = 'must not be %s' % _quote(value)
+        elif expected is None:
+            wanted = 'must be unset'
+        elif isinstance(expected, _COLLECTIONS):
+            members = list(expected)
+            if not members:
+                wanted = 'cannot match any value'
+            elif len(members) == 1:
+                wanted = 'must be %s' % _quote(members[0])
+            else:
+                wanted = 'must be one of %s' % ', '.join(
+                    _quote(v) for v in members)
+        else:
+            wanted = 'must be %s' % _quote(expected)
+        return '%s %s %s, it is %s' % (
+            what, self.field, wanted,
+            'unset' if actual is None else _quote(actual))
+
+
+class Filter(Condition):
+    """Any SQLAlchemy criterion, with the requirement it stands for in words.
+
+    ``Filter(~exists().where(Snapshot.volume_id == Volume.id),
+    'must have no snapshots')``. After a failed update the criterion is
+    evaluated in SQL for the one row, so the error can still name it.
+    """
+
+    checks_in_python = False
+
+    def __init__(self, criterion, requirement=None):
+        self.criterion = criterion
+        self.requirement = requirement
+
+    def __repr__(self):
+        return 'Filter(%s)' % (self.requirement or self.criterion,)
+
+    def clause(self, model):
+        return self.criterion
+
+    def holds(self, actual):
+        return bool(actual)
+
+    def explain(self, actual, what):
+        if self.requirement:
+            return '%s %s' % (what, self.requirement)
+        return '%s does not meet the condition %s' % (what, self.criterion)
+
+
+def as_conditions(model, expected_values=None, filters=()):
+    """Normalise ``expected_values`` and ``filters`` into Condition objects."""
+    conditions = []
+    for field, expected in (expected_values or {}).items():
+        if is_sql(expected):
+            # Compared with another column or expression: only SQL can tell.
+            column = column_of(model, field)
+            conditions.append(Filter(column == expected,
+                                     'must have %s equal to %s' % (
+                                         column.key, expected)))
+        else:
+            column_of(model, field)  # refuse unknown or foreign keys early
+            conditions.append(Expect(field, expected))
+    for criterion in filters:
+        if isinstance(criterion, Condition):
+            conditions.append(criterion)
+        else:
+            conditions.append(Filter(criterion))
+    return conditions
+
+
+def column_of(model, field):
+    """The column ``field`` (a name or an attribute) of ``model``'s table."""
+    table = model.__table__
+    if isinstance(field, str):
+        try:
+            return table.c[field]
+        except KeyError:
+            raise exceptions.InvalidUpdate(
+                '%s has no column %r' % (table.name, field)) from None
+    column = getattr(field, 'expression', field)
+    tables = {t for t in _tables_of(column)}
+    if tables and tables != {table}:
+        raise exceptions.InvalidUpdate(
+            'conditional update of %s cannot use %s from %s: keys of one '
+            'update must all belong to one model' % (
+                table.name, getattr(field, 'key', field),
+                ', '.join(sorted(t.name for t in tables))))
+    return table.c[column.key]
+
+
+def _tables_of(column):
+    table = getattr(column, 'table', None)
+    return [table] if table is not None else []
+

@@ -1,0 +1,41 @@
+"""Schema migrations: alembic, driven programmatically (no alembic.ini).
+
+``volapi-manage db sync`` calls :func:`sync`; it is the only way a schema is
+made, tests included.
+"""
+import os
+
+import alembic.command
+import alembic.config
+import alembic.migration
+import sqlalchemy as sa
+
+from db import session
+
+_SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        'migrations')
+
+
+def _config(engine=None):
+    config = alembic.config.Config()
+    config.set_main_option('script_location', _SCRIPTS)
+    config.attributes['engine'] = engine or session.get_engine()
+    return config
+
+
+def sync(revision='heads', engine=None):
+    """Upgrade the configured database to ``revision`` (default: newest)."""
+    alembic.command.upgrade(_config(engine), revision)
+
+
+def version(engine=None):
+    """The revision(s) the database is at, or None for an empty database."""
+    engine = engine or session.get_engine()
+    with engine.connect() as conn:
+        heads = alembic.migration.MigrationContext.configure(
+            conn).get_current_heads()
+    return ','.join(sorted(heads)) if heads else None
+
+
+def table_names(engine=None):
+    return sa.inspect(engine or session.get_engine()).get_table_names()

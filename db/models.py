@@ -1,0 +1,313 @@
+"""SQLAlchemy models of volapi's tables.
+
+The schema itself is made only by the alembic migrations in
+``db/migrations`` (``volapi-manage db sync``); these classes describe it for
+queries. ``cas_name`` is the word a failed compare-and-swap uses for a row
+("volume status must be ...").
+"""
+import sqlalchemy as sa
+from oslo_utils import timeutils
+from sqlalchemy import orm
+from sqlalchemy.dialects import mysql
+
+
+UUID = sa.String(36)
+# Microseconds everywhere: an object compares the timestamps it loaded, so
+# MySQL must not truncate what it stores.
+DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql')
+NAME = sa.String(255)
+
+
+def _now():
+    # Naive UTC, as every backend stores it.
+    return timeutils.utcnow()
+
+
+class Base(orm.DeclarativeBase):
+    cas_name = 'resource'
+
+
+class TimestampMixin:
+    created_at = sa.Column(DateTime, default=_now, nullable=False)
+    updated_at = sa.Column(DateTime, onupdate=_now)
+
+
+class SoftDeleteMixin(TimestampMixin):
+    deleted_at = sa.Column(DateTime)
+    deleted = sa.Column(sa.Boolean, default=False, nullable=False)
+
+
+
+
+# -- volume service -----------------------------------------------------------
+
+class VolumeType(SoftDeleteMixin, Base):
+    __tablename__ = 'volume_types'
+    cas_name = 'volume type'
+    id = sa.Column(UUID, primary_key=True)
+    name = sa.Column(NAME, nullable=False)
+    description = sa.Column(NAME)
+    is_public = sa.Column(sa.Boolean, default=True, nullable=False)
+
+
+class VolumeTypeExtraSpec(Base):
+    __tablename__ = 'volume_type_extra_specs'
+    __table_args__ = (sa.UniqueConstraint('volume_type_id', 'key'),)
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id',
+                                                   ondelete='CASCADE'),
+                               nullable=False)
+    key = sa.Column(NAME, nullable=False)
+    value = sa.Column(NAME)
+
+
+class Volume(SoftDeleteMixin, Base):
+    __tablename__ = 'volumes'
+    __table_args__ = (sa.Index('volumes_project_id_deleted_idx',
+                               'project_id', 'deleted'),)
+    cas_name = 'volume'
+    id = sa.Column(UUID, primary_key=True)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(NAME)
+    host = sa.Column(NAME)
+    size = sa.Column(sa.Integer, nullable=False)
+    availability_zone = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    previous_status = sa.Column(NAME)
+    attach_status = sa.Column(NAME, nullable=False, default='detached')
+    migration_status = sa.Column(NAME)
+    display_name = sa.Column(NAME)
+    display_description = sa.Column(NAME)
+    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'))
+    source_volid = sa.Column(UUID)
+    snapshot_id = sa.Column(UUID)
+    bootable = sa.Column(sa.Boolean, default=False, nullable=False)
+    multiattach = sa.Column(sa.Boolean, default=False, nullable=False)
+    provider_location = sa.Column(NAME)
+    replication_status = sa.Column(NAME)
+    consistencygroup_id = sa.Column(UUID)
+    group_id = sa.Column(UUID)
+    launched_at = sa.Column(DateTime)
+    terminated_at = sa.Column(DateTime)
+
+
+class VolumeMetadata(Base):
+    __tablename__ = 'volume_metadata'
+    __table_args__ = (sa.UniqueConstraint('volume_id', 'key'),)
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id',
+                                              ondelete='CASCADE'),
+                          nullable=False)
+    key = sa.Column(NAME, nullable=False)
+    value = sa.Column(NAME)
+
+
+class VolumeAdminMetadata(Base):
+    """Metadata only admins and the service see or set (``readonly``...)."""
+    __tablename__ = 'volume_admin_metadata'
+    __table_args__ = (sa.UniqueConstraint('volume_id', 'key'),)
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id',
+                                              ondelete='CASCADE'),
+                          nullable=False)
+    key = sa.Column(NAME, nullable=False)
+    value = sa.Column(NAME)
+
+
+class VolumeAttachment(SoftDeleteMixin, Base):
+    __tablename__ = 'volume_attachment'
+    __table_args__ = (sa.Index('volume_attachment_volume_id_idx',
+                               'volume_id', 'deleted'),)
+    cas_name = 'attachment'
+    id = sa.Column(UUID, primary_key=True)
+    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
+    instance_uuid = sa.Column(UUID)
+    attached_host = sa.Column(NAME)
+    mountpoint = sa.Column(NAME)
+    attach_mode = sa.Column(sa.String(36))
+    attach_status = sa.Column(NAME, nullable=False)
+    attach_time = sa.Column(DateTime)
+    detach_time = sa.Column(DateTime)
+    connector = sa.Column(sa.Text)
+    connection_info = sa.Column(sa.Text)
+
+
+class Snapshot(SoftDeleteMixin, Base):
+    __tablename__ = 'snapshots'
+    __table_args__ = (sa.Index('snapshots_volume_id_idx',
+                               'volume_id', 'deleted'),)
+    cas_name = 'snapshot'
+    id = sa.Column(UUID, primary_key=True)
+    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    progress = sa.Column(NAME)
+    volume_size = sa.Column(sa.Integer)
+    display_name = sa.Column(NAME)
+    display_description = sa.Column(NAME)
+    provider_location = sa.Column(NAME)
+    volume_type_id = sa.Column(UUID)
+
+
+class SnapshotMetadata(Base):
+    __tablename__ = 'snapshot_metadata'
+    __table_args__ = (sa.UniqueConstraint('snapshot_id', 'key'),)
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    snapshot_id = sa.Column(UUID, sa.ForeignKey('snapshots.id',
+                                                ondelete='CASCADE'),
+                            nullable=False)
+    key = sa.Column(NAME, nullable=False)
+    value = sa.Column(NAME)
+
+
+class Service(SoftDeleteMixin, Base):
+    """A running volapi process; ``updated_at`` is its heartbeat."""
+    __tablename__ = 'services'
+    __table_args__ = (sa.UniqueConstraint('host', 'binary', 'deleted_at'),)
+    cas_name = 'service'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    host = sa.Column(NAME, nullable=False)
+    binary = sa.Column(NAME, nullable=False)
+    topic = sa.Column(NAME)
+    report_count = sa.Column(sa.Integer, default=0, nullable=False)
+    disabled = sa.Column(sa.Boolean, default=False, nullable=False)
+    heartbeat_at = sa.Column(DateTime)
+
+
+class Worker(TimestampMixin, Base):
+    """An operation in flight: which resource, in which transient status,
+    held by which service. Cleanup claims the rows of dead services by
+    compare-and-swap on ``service_id``/``race_preventer``."""
+    __tablename__ = 'workers'
+    __table_args__ = (sa.UniqueConstraint('resource_type', 'resource_id'),)
+    cas_name = 'worker'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    resource_type = sa.Column(sa.String(40), nullable=False)
+    resource_id = sa.Column(UUID, nullable=False)
+    status = sa.Column(NAME, nullable=False)
+    service_id = sa.Column(sa.Integer, sa.ForeignKey('services.id'))
+    cleaning = sa.Column(sa.Boolean, default=False, nullable=False)
+    race_preventer = sa.Column(sa.Integer, default=0, nullable=False)
+
+
+# -- placement ------------------------------------------------------------------
+
+class ResourceClass(TimestampMixin, Base):
+    __tablename__ = 'resource_classes'
+    cas_name = 'resource class'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=False)
+    name = sa.Column(NAME, nullable=False, unique=True)
+
+
+class ResourceProvider(TimestampMixin, Base):
+    __tablename__ = 'resource_providers'
+    __table_args__ = (sa.Index('resource_providers_root_provider_id_idx',
+                               'root_provider_id'),
+                      sa.Index('resource_providers_parent_provider_id_idx',
+                               'parent_provider_id'))
+    cas_name = 'resource provider'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(UUID, nullable=False, unique=True)
+    name = sa.Column(sa.Unicode(200), nullable=False, unique=True)
+    generation = sa.Column(sa.Integer, nullable=False, default=0)
+    root_provider_id = sa.Column(sa.Integer,
+                                 sa.ForeignKey('resource_providers.id'))
+    parent_provider_id = sa.Column(sa.Integer,
+                                   sa.ForeignKey('resource_providers.id'))
+
+
+class Inventory(TimestampMixin, Base):
+    __tablename__ = 'inventories'
+    __table_args__ = (sa.UniqueConstraint('resource_provider_id',
+                                          'resource_class_id'),)
+    cas_name = 'inventory'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey('resource_providers.id'), nullable=False)
+    resource_class_id = sa.Column(sa.Integer, nullable=False)
+    total = sa.Column(sa.Integer, nullable=False)
+    reserved = sa.Column(sa.Integer, nullable=False, default=0)
+    min_unit = sa.Column(sa.Integer, nullable=False, default=1)
+    max_unit = sa.Column(sa.Integer, nullable=False)
+    step_size = sa.Column(sa.Integer, nullable=False, default=1)
+    allocation_ratio = sa.Column(sa.Float, nullable=False, default=1.0)
+
+
+class Allocation(TimestampMixin, Base):
+    __tablename__ = 'allocations'
+    __table_args__ = (
+        sa.Index('allocations_resource_provider_class_used_idx',
+                 'resource_provider_id', 'resource_class_id', 'used'),
+        sa.Index('allocations_consumer_id_idx', 'consumer_id'),
+    )
+    cas_name = 'allocation'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey('resource_providers.id'), nullable=False)
+    consumer_id = sa.Column(UUID, nullable=False)
+    resource_class_id = sa.Column(sa.Integer, nullable=False)
+    used = sa.Column(sa.Integer, nullable=False)
+
+
+class Project(TimestampMixin, Base):
+    __tablename__ = 'projects'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    external_id = sa.Column(NAME, nullable=False, unique=True)
+
+
+class User(TimestampMixin, Base):
+    __tablename__ = 'users'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    external_id = sa.Column(NAME, nullable=False, unique=True)
+
+
+class ConsumerType(TimestampMixin, Base):
+    __tablename__ = 'consumer_types'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    name = sa.Column(NAME, nullable=False, unique=True)
+
+
+class Consumer(TimestampMixin, Base):
+    __tablename__ = 'consumers'
+    __table_args__ = (sa.Index('consumers_project_id_user_id_uuid_idx',
+                               'project_id', 'user_id', 'uuid'),)
+    cas_name = 'consumer'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(UUID, nullable=False, unique=True)
+    project_id = sa.Column(sa.Integer, sa.ForeignKey('projects.id'),
+                           nullable=False)
+    user_id = sa.Column(sa.Integer, sa.ForeignKey('users.id'),
+                        nullable=False)
+    generation = sa.Column(sa.Integer, nullable=False, default=0)
+    consumer_type_id = sa.Column(sa.Integer,
+                                 sa.ForeignKey('consumer_types.id'))
+
+
+class Trait(TimestampMixin, Base):
+    __tablename__ = 'traits'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    name = sa.Column(NAME, nullable=False, unique=True)
+
+
+class ResourceProviderTrait(TimestampMixin, Base):
+    __tablename__ = 'resource_provider_traits'
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey('resource_providers.id'), primary_key=True)
+    trait_id = sa.Column(sa.Integer, sa.ForeignKey('traits.id'),
+                         primary_key=True)
+
+
+class PlacementAggregate(TimestampMixin, Base):
+    __tablename__ = 'placement_aggregates'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(UUID, nullable=False, unique=True)
+
+
+class ResourceProviderAggregate(TimestampMixin, Base):
+    __tablename__ = 'resource_provider_aggregates'
+    resource_provider_id = sa.Column(
+        sa.Integer, sa.ForeignKey('resource_providers.id'), primary_key=True)
+    aggregate_id = sa.Column(sa.Integer,
+                             sa.ForeignKey('placement_aggregates.id'),
+                             primary_key=True)

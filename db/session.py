@@ -1,0 +1,97 @@
+"""The database engine: one enginefacade transaction context for the process.
+
+``configure()`` points it at a connection URL; ``reader``/``writer`` are what
+callers use (``with writer.using(context) as session``). SQLite gets WAL,
+a busy timeout and ``BEGIN IMMEDIATE`` so concurrent writers queue for the
+write lock instead of failing with "database is locked" half-way through a
+transaction.
+"""
+import threading
+
+import sqlalchemy
+from oslo_db.sqlalchemy import enginefacade
+
+_lock = threading.Lock()
+_context_manager = None
+
+
+class _Proxy:
+    """Stands in for ``_context_manager.writer`` etc., so a reconfiguration
+    (tests switch databases) reaches callers holding module-level names."""
+
+    def __init__(self, attr):
+        self._attr = attr
+
+    def __getattr__(self, name):
+        return getattr(getattr(get_context_manager(), self._attr), name)
+
+    def __call__(self, *args, **kwargs):
+        return getattr(get_context_manager(), self._attr)(*args, **kwargs)
+
+
+reader = _Proxy('reader')
+writer = _Proxy('writer')
+
+
+def _tune_sqlite(engine):
+    if engine.dialect.name != 'sqlite':
+        return
+
+    @sqlalchemy.event.listens_for(engine, 'connect')
+    def _pragmas(dbapi_con, record):
+        dbapi_con.execute('PRAGMA busy_timeout = 30000')
+        if engine.url.database not in (None, '', ':memory:'):
+            dbapi_con.execute('PRAGMA journal_mode = WAL')
+
+    # Runs before oslo.db's own "begin" hook, which then sees a transaction
+    # already open and emits nothing.
+    @sqlalchemy.event.listens_for(engine, 'begin', insert=True)
+    def _begin_immediate(conn):
+        if 'in_transaction' not in conn.info:
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            conn.info['in_transaction'] = True
+
+
+def configure(connection, **options):
+    """(Re)build the transaction context for ``connection``."""
+    global _context_manager
+    manager = enginefacade.transaction_context()
+    manager.configure(connection=connection, sqlite_fk=True, **options)
+    manager.append_on_engine_create(_tune_sqlite)
+    with _lock:
+        old, _context_manager = _context_manager, manager
+    if old is not None:
+        dispose(old)
+    return manager
+
+
+def configure_from_conf(conf):
+    options = {k: v for k, v in conf.database.items()
+               if k not in ('connection', 'backend', 'use_db_reconnect',
+                            'db_retry_interval', 'db_inc_retry_interval',
+                            'db_max_retry_interval', 'db_max_retries',
+                            'mysql_enable_ndb', 'use_tpool')
+               and v is not None}
+    return configure(conf.database.connection, **options)
+
+
+def get_context_manager():
+    if _context_manager is None:
+        raise RuntimeError('db.session.configure() has not been called')
+    return _context_manager
+
+
+def get_engine():
+    return get_context_manager().writer.get_engine()
+
+
+def dispose(manager=None):
+    manager = manager or _context_manager
+    if manager is not None and manager._factory._started:
+        manager.writer.get_engine().dispose()
+
+
+def in_transaction(context):
+    """True while ``context`` holds an open enginefacade transaction."""
+    by_thread = getattr(context, '_enginefacade_context', None)
+    return by_thread is not None and getattr(by_thread, 'current', None) is not None

@@ -1,0 +1,118 @@
+"""Test fixtures: the database under test, chosen by one setting.
+
+``VOLAPI_TEST_DB_URL`` names the backend:
+
+- unset or ``sqlite://``: an SQLite file per test process;
+- a PostgreSQL or MySQL/MariaDB URL: a server on which the tests may create
+  databases; each test process gets its own database, ``<name>_<pid>``.
+
+Each test process makes its schema once, with ``volapi-manage db sync`` (the
+only way a schema is made), and every test starts from empty tables.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import fixtures
+import sqlalchemy as sa
+
+from db import models
+from db import session
+
+URL_VARIABLE = 'VOLAPI_TEST_DB_URL'
+_prepared = {}
+
+
+def backend_url():
+    return os.environ.get(URL_VARIABLE) or 'sqlite://'
+
+
+def backend_name():
+    return sa.engine.make_url(backend_url()).get_backend_name()
+
+
+def _per_process_url(url):
+    parsed = sa.engine.make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == 'sqlite':
+        path = os.path.join(tempfile.gettempdir(),
+                            'volapi-test-%d.sqlite' % os.getpid())
+        for suffix in ('', '-wal', '-shm'):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+        return 'sqlite:///' + path
+    name = '%s_%d' % (parsed.database or 'volapi', os.getpid())
+    admin = sa.create_engine(parsed, isolation_level='AUTOCOMMIT')
+    with admin.connect() as conn:
+        quote = '"' if backend == 'postgresql' else '`'
+        conn.exec_driver_sql('DROP DATABASE IF EXISTS %s%s%s'
+                             % (quote, name, quote))
+        extra = ' CHARACTER SET utf8mb4' if backend == 'mysql' else ''
+        conn.exec_driver_sql('CREATE DATABASE %s%s%s%s'
+                             % (quote, name, quote, extra))
+    admin.dispose()
+    return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+def _db_sync(url):
+    """Make the schema the way an operator does: volapi-manage db sync."""
+    with tempfile.NamedTemporaryFile('w', suffix='.conf',
+                                     delete=False) as conf:
+        conf.write('[DEFAULT]\nstate_path = %s\n[database]\nconnection = %s\n'
+                   % (tempfile.gettempdir(), url.replace('%', '%%')))
+    try:
+        subprocess.run([sys.executable, '-m', 'volapi.cmd.manage',
+                        '--config-file', conf.name, 'db', 'sync'],
+                       check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as e:
+        raise RuntimeError('db sync failed:\n%s%s' % (e.stdout, e.stderr))
+    finally:
+        os.unlink(conf.name)
+
+
+def prepared_url():
+    """This process's database URL, its schema made on first use."""
+    if 'url' not in _prepared:
+        url = _per_process_url(backend_url())
+        _db_sync(url)
+        _prepared['url'] = url
+        session.configure(url)
+    return _prepared['url']
+
+
+def empty_tables():
+    engine = session.get_engine()
+    with engine.begin() as conn:
+        for table in reversed(models.Base.metadata.sorted_tables):
+            conn.execute(table.delete())
+
+
+class Database(fixtures.Fixture):
+    """The backend under test, with empty tables."""
+
+    def _setUp(self):
+        self.url = prepared_url()
+        if session._context_manager is None or str(
+                session.get_engine().url) != str(sa.engine.make_url(self.url)):
+            session.configure(self.url)
+        self.backend = backend_name()
+        empty_tables()
+        self.engine = session.get_engine()
+
+
+class Config(fixtures.Fixture):
+    """volapi's CONF, parsed with no files and reset afterwards."""
+
+    def _setUp(self):
+        from volapi import conf as volapi_conf
+        self.conf = volapi_conf.CONF
+        self.conf([], project='volapi', default_config_files=[])
+        self.addCleanup(self.conf.reset)
+
+    def set(self, group=None, **kwargs):
+        for name, value in kwargs.items():
+            self.conf.set_override(name, value, group)
+            self.addCleanup(self.conf.clear_override, name, group)
+
+

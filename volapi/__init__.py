@@ -1,0 +1,1 @@
+"""volapi: a block-volume service whose every state change is one compare-and-swap."""

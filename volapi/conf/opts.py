@@ -1,0 +1,23 @@
+"""Entry points for oslo-config-generator (see etc/volapi-config-generator.conf)."""
+import itertools
+
+from volapi.conf import core
+from volapi.conf import database
+
+# Each module below exports list_opts() -> [(group, [opts])]. A new group
+# registers itself in volapi/conf/__init__.py and is listed here.
+_MODULES = [core, database]
+
+
+def list_opts():
+    groups = {}
+    for group, opts in itertools.chain.from_iterable(
+            m.list_opts() for m in _MODULES):
+        groups.setdefault(group, []).extend(opts)
+    return sorted(groups.items(), key=lambda item: item[0] or '')
+
+
+def set_defaults():
+    from oslo_db import options as db_options
+    from oslo_config import cfg
+    db_options.set_defaults(cfg.CONF, connection=database._DEFAULT_CONNECTION)

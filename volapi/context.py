@@ -1,0 +1,34 @@
+"""The request context: who is asking, and the database transaction they hold."""
+from oslo_context import context as oslo_context
+from oslo_db.sqlalchemy import enginefacade
+
+
+@enginefacade.transaction_context_provider
+class RequestContext(oslo_context.RequestContext):
+    """oslo.context's RequestContext, able to carry an enginefacade transaction."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault('is_admin', False)
+        super().__init__(*args, **kwargs)
+
+    def elevated(self):
+        ctx = self.__class__.from_dict(self.to_dict())
+        ctx.is_admin = True
+        if 'admin' not in ctx.roles:
+            ctx.roles = list(ctx.roles) + ['admin']
+        return ctx
+
+    @classmethod
+    def from_dict(cls, values, **kwargs):
+        ctx = super().from_dict(values, **kwargs)
+        ctx.is_admin = values.get('is_admin', False)
+        return ctx
+
+    def to_dict(self):
+        values = super().to_dict()
+        values['is_admin'] = self.is_admin
+        return values
+
+
+def get_admin_context():
+    return RequestContext(is_admin=True, roles=['admin'], overwrite=False)
