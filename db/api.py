@@ -25,8 +25,18 @@ RETRY_MAX_INTERVAL = 0.5
 EXPLAIN_ATTEMPTS = 5
 
 
-def retry_on_deadlock(fn):
-    """Run ``fn(context, ...)`` again when its transaction hits a deadlock.
+def _is_serialization_failure(exc):
+    # PostgreSQL's "could not serialize access due to concurrent update"
+    # (SQLSTATE 40001): a row we wanted changed under us; oslo.db does not
+    # count it as a deadlock, but it is retried the same way.
+    inner = getattr(exc, 'inner_exception', None)
+    return getattr(getattr(inner, 'orig', None), 'pgcode', None) == '40001'
+
+
+def retrying(max_retries=RETRY_MAX):
+    """Decorator: run ``fn(context, ...)`` again when its transaction hits a
+    deadlock or serialization failure, at most ``max_retries`` times, with a
+    jittered, growing back-off.
 
     Galera reports a certification failure as a deadlock at COMMIT, which
     enginefacade issues when the outermost block exits, i.e. inside ``fn``,
@@ -34,18 +44,24 @@ def retry_on_deadlock(fn):
     not retried here: its session is half used, so the error goes up to the
     function that opened the transaction, which retries all of it.
     """
-    retrying = oslo_db_api.wrap_db_retry(
-        max_retries=RETRY_MAX, retry_on_deadlock=True, jitter=True,
-        retry_interval=RETRY_INTERVAL, inc_retry_interval=True,
-        max_retry_interval=RETRY_MAX_INTERVAL)(fn)
+    def decorator(fn):
+        retried = oslo_db_api.wrap_db_retry(
+            max_retries=max_retries, retry_on_deadlock=True, jitter=True,
+            retry_interval=RETRY_INTERVAL, inc_retry_interval=True,
+            max_retry_interval=RETRY_MAX_INTERVAL,
+            exception_checker=_is_serialization_failure)(fn)
 
-    @functools.wraps(fn)
-    def wrapper(context, *args, **kwargs):
-        if session.in_transaction(context):
-            return fn(context, *args, **kwargs)
-        return retrying(context, *args, **kwargs)
+        @functools.wraps(fn)
+        def wrapper(context, *args, **kwargs):
+            if session.in_transaction(context):
+                return fn(context, *args, **kwargs)
+            return retried(context, *args, **kwargs)
 
-    return wrapper
+        return wrapper
+    return decorator
+
+
+retry_on_deadlock = retrying()
 
 
 # -- building the statement --------------------------------------------------

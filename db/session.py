@@ -1,7 +1,8 @@
 """The database engine: one enginefacade transaction context for the process.
 
 ``configure()`` points it at a connection URL; ``reader``/``writer`` are what
-callers use (``with writer.using(context) as session``). SQLite gets WAL,
+callers use (``with writer.using(context) as session``). PostgreSQL runs
+REPEATABLE READ (see _tune_postgresql). SQLite gets WAL,
 a busy timeout and ``BEGIN IMMEDIATE`` so concurrent writers queue for the
 write lock instead of failing with "database is locked" half-way through a
 transaction.
@@ -33,9 +34,25 @@ reader = _Proxy('reader')
 writer = _Proxy('writer')
 
 
+def _tune_engine(engine):
+    if engine.dialect.name == 'postgresql':
+        _tune_postgresql(engine)
+    elif engine.dialect.name == 'sqlite':
+        _tune_sqlite(engine)
+
+
+def _tune_postgresql(engine):
+    # READ COMMITTED re-checks a blocked UPDATE's WHERE against the new row
+    # but runs its subqueries in the old snapshot, so "no snapshots exist"
+    # could pass against a snapshot committed meanwhile. Under REPEATABLE
+    # READ the blocked UPDATE fails with a serialization error instead, and
+    # db.api.retry_on_deadlock runs the whole transaction again, afresh.
+    @sqlalchemy.event.listens_for(engine, 'connect')
+    def _repeatable_read(dbapi_con, record):
+        dbapi_con.set_session(isolation_level='REPEATABLE READ')
+
+
 def _tune_sqlite(engine):
-    if engine.dialect.name != 'sqlite':
-        return
 
     @sqlalchemy.event.listens_for(engine, 'connect')
     def _pragmas(dbapi_con, record):
@@ -57,7 +74,7 @@ def configure(connection, **options):
     global _context_manager
     manager = enginefacade.transaction_context()
     manager.configure(connection=connection, sqlite_fk=True, **options)
-    manager.append_on_engine_create(_tune_sqlite)
+    manager.append_on_engine_create(_tune_engine)
     with _lock:
         old, _context_manager = _context_manager, manager
     if old is not None:
