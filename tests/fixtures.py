@@ -21,11 +21,17 @@ from db import models
 from db import session
 
 URL_VARIABLE = 'VOLAPI_TEST_DB_URL'
+RABBIT_VARIABLE = 'VOLAPI_TEST_RABBIT_URL'
 _prepared = {}
 
 
 def backend_url():
     return os.environ.get(URL_VARIABLE) or 'sqlite://'
+
+
+def rabbit_url():
+    """A RabbitMQ transport URL (rabbit://...) or None when not configured."""
+    return os.environ.get(RABBIT_VARIABLE) or None
 
 
 def backend_name():

@@ -5,10 +5,14 @@ them for oslo-config-generator.
 """
 from oslo_config import cfg
 
+from volapi.conf import api
 from volapi.conf import core
 from volapi.conf import database
+from volapi.conf import placement
+from volapi.conf import rpc
+from volapi.conf import volume
 
 CONF = cfg.CONF
 
-core.register_opts(CONF)
-database.register_opts(CONF)
+for _module in (core, database, api, volume, rpc, placement):
+    _module.register_opts(CONF)
