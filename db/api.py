@@ -26,11 +26,16 @@ EXPLAIN_ATTEMPTS = 5
 
 
 def _is_serialization_failure(exc):
-    # PostgreSQL's "could not serialize access due to concurrent update"
-    # (SQLSTATE 40001): a row we wanted changed under us; oslo.db does not
-    # count it as a deadlock, but it is retried the same way.
-    inner = getattr(exc, 'inner_exception', None)
-    return getattr(getattr(inner, 'orig', None), 'pgcode', None) == '40001'
+    """A transaction lost a race in a way oslo.db does not call a deadlock
+    but that a fresh attempt resolves: PostgreSQL's "could not serialize
+    access due to concurrent update" (SQLSTATE 40001, REPEATABLE READ), and
+    MariaDB's "Record has changed since last read" (error 1020, REPEATABLE
+    READ with innodb_snapshot_isolation, the default from 11.6)."""
+    inner = getattr(getattr(exc, 'inner_exception', None), 'orig', None)
+    if getattr(inner, 'pgcode', None) == '40001':
+        return True
+    args = getattr(inner, 'args', None) or (None,)
+    return args[0] == 1020  # MySQL drivers: (errno, message)
 
 
 def retrying(max_retries=RETRY_MAX):
@@ -92,23 +97,34 @@ def _project_clause(context, table, project_only):
 
 
 def _reads_table(criterion, table):
-    """True if ``criterion`` holds a subquery that reads ``table``."""
+    """True if ``criterion`` holds a subquery that reads ``table`` itself
+    (through an alias): MySQL refuses those in an UPDATE of ``table``.
+    A plain reference to ``table`` inside a subquery is a correlation to
+    the row being updated, not a read."""
     for element in visitors.iterate(criterion):
         if isinstance(element, sa.Select):
-            for inner in visitors.iterate(element):
-                if inner is table:
+            for from_ in element.get_final_froms():
+                if from_ is not table and from_.is_derived_from(table):
                     return True
     return False
 
 
-def _mysql_safe(criterion, table):
+def _mysql_safe(clauses, table):
     """MySQL refuses an UPDATE whose WHERE reads the table being updated
-    (error 1093); a derived table is materialised first and so is allowed."""
-    if not _reads_table(criterion, table):
-        return criterion
-    primary_key = list(table.primary_key.columns)[0]
-    matching = sa.select(primary_key).where(criterion).subquery('cas_self')
-    return primary_key.in_(sa.select(matching.c[primary_key.key]))
+    (error 1093), but allows a derived table, which it materialises first.
+    Clauses that read the table move into one; the others stay in the
+    UPDATE's own WHERE, which MySQL checks against the latest row version
+    under the row lock, and are repeated in the derived table so that it
+    only looks at the rows they allow (by primary key, usually one)."""
+    reading = [c for c in clauses if _reads_table(c, table)]
+    if not reading:
+        return clauses
+    plain = [c for c in clauses if not _reads_table(c, table)]
+    primary_key = _id_column_of(table)
+    matching = (sa.select(primary_key).where(*plain, *reading)
+                .subquery('cas_self'))
+    return plain + [
+        primary_key.in_(sa.select(matching.c[primary_key.key]))]
 
 
 def _where(context, model, conditions, include_deleted, project_only,
@@ -120,7 +136,7 @@ def _where(context, model, conditions, include_deleted, project_only,
         if extra is not None:
             clauses.append(extra)
     if dialect == 'mysql':
-        clauses = [_mysql_safe(c, table) for c in clauses]
+        clauses = _mysql_safe(clauses, table)
     return clauses
 
 
@@ -144,7 +160,7 @@ def ordered_set(model, values, order=None):
     pairs = []
     for key, value in values.items():
         column = cond.column_of(model, key)
-        if cond.is_sql(value) and not isinstance(value, cond.Case):
+        if cond.is_sql(value):
             _refuse_foreign_columns(model, value)
         pairs.append((column, value))
     first = [cond.column_of(model, key).key for key in (order or ())]
@@ -164,19 +180,29 @@ def ordered_set(model, values, order=None):
             for c, v in sorted(pairs, key=rank)]
 
 
+def _columns_outside_subqueries(expression):
+    """The columns ``expression`` reads directly; a subquery's own columns
+    are its business (it may read any table)."""
+    pending = [expression]
+    while pending:
+        element = pending.pop()
+        if isinstance(element, (sa.sql.Select, sa.sql.selectable.ScalarSelect)):
+            continue
+        if isinstance(element, sa.Column):
+            yield element
+        pending.extend(element.get_children())
+
+
 def _refuse_foreign_columns(model, value):
     table = model.__table__
-    expression = sa.inspect(value) if hasattr(value, '__clause_element__') \
-        else value
-    expression = getattr(expression, 'expression', expression)
-    for element in visitors.iterate(expression):
-        if isinstance(element, sa.Select):
-            return  # a subquery may read any table it likes
-        if isinstance(element, sa.Column) and element.table is not table:
+    expression = value.__clause_element__() if hasattr(
+        value, '__clause_element__') else value
+    for column in _columns_outside_subqueries(expression):
+        if column.table is not table:
             raise exceptions.InvalidUpdate(
                 'conditional update of %s cannot set a value from %s.%s: '
                 'an update may only touch one model' % (
-                    table.name, element.table.name, element.key))
+                    table.name, column.table.name, column.key))
 
 
 def build_conditional_update(context, model, values, conditions,
@@ -226,7 +252,11 @@ def read_columns(context, model, ident, columns):
 
 
 def _id_column(model):
-    return list(model.__table__.primary_key.columns)[0]
+    return _id_column_of(model.__table__)
+
+
+def _id_column_of(table):
+    return list(table.primary_key.columns)[0]
 
 
 # -- precise failures --------------------------------------------------------
@@ -248,6 +278,11 @@ def _first_unmet(context, model, ident, conditions, include_deleted):
     if deleted is not None:
         query = query.where(deleted)
     with session.reader.connection.using(context) as conn:
+        if conn.dialect.name == 'mysql':
+            # Inside a transaction a plain SELECT reads InnoDB's snapshot,
+            # but the UPDATE that failed read the latest committed row; a
+            # locking read sees what the UPDATE saw.
+            query = query.with_for_update(read=True)
         row = conn.execute(query).mappings().first()
     if row is None:
         raise exceptions.NotFound(getattr(model, 'cas_name', table.name),
