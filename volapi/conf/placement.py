@@ -1,8 +1,26 @@
-"""Options of volapi's placement part. Owned by whoever builds that part."""
+"""Options of the placement API ([placement])."""
 from oslo_config import cfg
 
-GROUP = "placement"
-placement_opts = []
+GROUP = 'placement'
+placement_opts = [
+    cfg.StrOpt('auth_strategy',
+               choices=[('noauth2', "Placement's noauth2: the token is "
+                         "'user[:project]'; the token 'admin' has the "
+                         "admin role, any other none"),
+                        ('keystone', 'keystonemiddleware.auth_token '
+                         '([keystone_authtoken] options)')],
+               help='How the placement API authenticates requests. Unset, '
+                    'it follows [api] auth_strategy (keystone there means '
+                    'keystone here, anything else noauth2).'),
+    cfg.StrOpt('incomplete_consumer_project_id',
+               default='00000000-0000-0000-0000-000000000000',
+               help='Project recorded for consumers whose allocations were '
+                    'written without one (before microversion 1.8).'),
+    cfg.StrOpt('incomplete_consumer_user_id',
+               default='00000000-0000-0000-0000-000000000000',
+               help='User recorded for consumers whose allocations were '
+                    'written without one (before microversion 1.8).'),
+]
 
 
 def register_opts(conf):

@@ -1,0 +1,1 @@
+"""JSON schemas of placement request bodies and query strings."""

@@ -1,0 +1,186 @@
+"""The placement WSGI application.
+
+``setup_app(conf=None)`` builds it; ``application`` (made on first access)
+is it for WSGI servers: ``gunicorn 'volapi.placement.wsgi:setup_app()'`` or
+``gunicorn volapi.placement.wsgi:application``. Without ``conf`` the
+configuration is read as volapi's other services read it (``--config-file``
+style files named by ``VOLAPI_CONFIG_FILE``, comma separated, else the
+default locations) and the database is set up from it.
+
+The request path, outside in: request id -> authentication (noauth2 or
+keystone) -> :class:`PlacementApplication`, which makes the context, reads
+the microversion, routes, and turns every failure into Placement's error
+body. Plain WSGI callables, no per-layer Request objects: a claim spends
+its time in the database, not here.
+"""
+import logging
+import os
+
+from oslo_context import context as oslo_context
+import webob.exc
+
+from objects.placement import exception as placement_exc
+from volapi.placement import auth
+from volapi.placement import context as placement_context
+from volapi.placement import handler
+from volapi.placement import microversion
+from volapi.placement import policy
+from volapi.placement import util
+
+LOG = logging.getLogger(__name__)
+
+VERSION_HEADER = 'OpenStack-API-Version'
+REQUEST_ID_HEADERS = ('openstack-request-id', 'x-openstack-request-id')
+INBOUND_GLOBAL_ID = 'HTTP_X_OPENSTACK_REQUEST_ID'
+ENV_GLOBAL_REQUEST_ID = 'openstack.global_request_id'
+
+
+class RequestIdMiddleware:
+    """Gives each request an id (``req-<uuid>``), returned in the
+    ``openstack-request-id`` and ``x-openstack-request-id`` headers and
+    error bodies; keeps a well-formed inbound global request id."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        request_id = oslo_context.generate_request_id()
+        environ[util.ENV_REQUEST_ID] = request_id
+        inbound = environ.get(INBOUND_GLOBAL_ID)
+        if inbound and _is_request_id(inbound):
+            environ[ENV_GLOBAL_REQUEST_ID] = inbound
+
+        def start_with_id(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            headers.extend((name, request_id) for name in REQUEST_ID_HEADERS
+                           if name not in present)
+            return start_response(status, headers, exc_info)
+
+        return self.application(environ, start_with_id)
+
+
+def _is_request_id(value):
+    # req-8-4-4-4-12 lowercase hex, as oslo.middleware accepts.
+    if len(value) != 40 or not value.startswith('req-'):
+        return False
+    parts = value[4:].split('-')
+    return ([len(p) for p in parts] == [8, 4, 4, 4, 12]
+            and all(c in '0123456789abcdef' for c in value[4:].replace(
+                '-', '')))
+
+
+class PlacementApplication:
+    """Context, microversion, routing and error handling of placement."""
+
+    def __init__(self, conf, router=None):
+        self.conf = conf
+        self.router = router or handler.Router()
+
+    def __call__(self, environ, start_response):
+        try:
+            response = self._respond(environ)
+        except Exception:
+            LOG.exception('Placement API unexpected error')
+            response = util.as_error_response(
+                webob.exc.HTTPInternalServerError(
+                    'An unexpected error occurred; see the server log for '
+                    'request %s.' % environ.get(util.ENV_REQUEST_ID)),
+                environ)
+        return response(environ, start_response)
+
+    def _respond(self, environ):
+        path = environ.get('PATH_INFO', '')
+        ctx = placement_context.from_environ(
+            environ, self.conf, environ.get(util.ENV_REQUEST_ID))
+        if environ.get(ENV_GLOBAL_REQUEST_ID):
+            ctx.global_request_id = environ[ENV_GLOBAL_REQUEST_ID]
+        if ctx.user_id is None and path not in auth.ROOT_PATHS:
+            return webob.exc.HTTPUnauthorized()
+        environ[util.ENV_CONTEXT] = ctx
+        try:
+            version = microversion.extract_version(environ)
+        except ValueError as exc:
+            return util.as_error_response(webob.exc.HTTPNotAcceptable(
+                'Invalid microversion: %s' % exc), environ)
+        except TypeError as exc:
+            return util.as_error_response(webob.exc.HTTPBadRequest(
+                'Invalid microversion: %s' % exc), environ)
+        environ[microversion.MICROVERSION_ENVIRON] = version
+        response = self._dispatch(environ, path)
+        header = 'placement %s' % (version,)
+        response.headers[VERSION_HEADER] = header
+        response.headers['Vary'] = VERSION_HEADER
+        return response
+
+    def _dispatch(self, environ, path):
+        try:
+            _check_content_length(environ)
+            route, items = self.router.match(path)
+            if route is None:
+                raise webob.exc.HTTPNotFound()
+            fn = route.handler(environ['REQUEST_METHOD'])
+            if fn is None:
+                raise webob.exc.HTTPMethodNotAllowed(
+                    'The method specified is not allowed for this resource.',
+                    headers={'allow': route.allow})
+            environ[util.ENV_ROUTING_ARGS] = ((), items)
+            return fn(util.PlacementRequest(environ))
+        except webob.exc.HTTPException as exc:
+            return util.as_error_response(exc, environ)
+        except policy.PolicyNotAuthorized as exc:
+            return util.as_error_response(
+                webob.exc.HTTPForbidden(exc.format_message()), environ)
+        except placement_exc.NotFound as exc:
+            return util.as_error_response(
+                webob.exc.HTTPNotFound(exc.format_message()), environ)
+
+
+def _check_content_length(environ):
+    length = environ.get('CONTENT_LENGTH')
+    try:
+        if length and int(length) > 0 and not environ.get('CONTENT_TYPE'):
+            raise webob.exc.HTTPBadRequest(
+                'content-type header required when content-length > 0')
+    except ValueError:
+        raise webob.exc.HTTPBadRequest(
+            'content-length header must be an integer')
+
+
+def deploy(conf):
+    """The middleware pipeline around the placement application."""
+    application = PlacementApplication(conf)
+    application = auth.wrap(application, conf)
+    return RequestIdMiddleware(application)
+
+
+def setup_app(conf=None):
+    """The placement WSGI application.
+
+    With ``conf`` (an oslo.config ConfigOpts already parsed, the database
+    already set up) it is used as is; without, volapi's configuration is
+    read and the database configured from it. Either way the standard
+    traits of os-traits are made present in the database.
+    """
+    if conf is None:
+        conf = _load_conf()
+    from objects.placement import trait as trait_obj
+    from volapi import context as volapi_context
+    trait_obj.ensure_standard_traits(volapi_context.get_admin_context())
+    return deploy(conf)
+
+
+def _load_conf():
+    from volapi import config
+    files = [f for f in os.environ.get('VOLAPI_CONFIG_FILE', '').split(',')
+             if f]
+    return config.setup(files, prog='volapi-placement')
+
+
+def __getattr__(name):
+    # ``application`` for WSGI servers, built on first access only, so that
+    # importing this module reads no configuration.
+    if name == 'application':
+        app = setup_app()
+        globals()['application'] = app
+        return app
+    raise AttributeError(name)
