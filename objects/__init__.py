@@ -5,3 +5,8 @@ that ``objects.Volume`` etc. exist."""
 def register_all():
     # Importing a module registers its objects (VolapiObjectRegistry).
     __import__('objects.volume')
+    __import__('objects.volume_type')
+    __import__('objects.snapshot')
+    __import__('objects.attachment')
+    __import__('objects.service')
+    __import__('objects.worker')

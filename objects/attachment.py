@@ -1,0 +1,66 @@
+"""The VolumeAttachment object: one connection of a volume to a consumer.
+
+``connector`` and ``connection_info`` hold JSON text, as their columns do;
+``connector_dict()``/``connection_info_dict()`` decode it.
+"""
+import sqlalchemy as sa
+from oslo_serialization import jsonutils
+
+from db import models
+from db import session
+from objects import base
+from objects import fields
+
+
+@base.register
+class VolumeAttachment(base.VolapiPersistentObject,
+                       base.VolapiObjectDictCompat):
+    # Version 1.0: initial version
+    VERSION = '1.0'
+
+    model = models.VolumeAttachment
+
+    fields = {
+        'id': fields.UUIDField(),
+        'volume_id': fields.UUIDField(),
+        'instance_uuid': fields.StringField(nullable=True),
+        'attached_host': fields.StringField(nullable=True),
+        'mountpoint': fields.StringField(nullable=True),
+        'attach_mode': fields.StringField(nullable=True),
+        'attach_status': fields.StringField(),
+        'attach_time': fields.DateTimeField(nullable=True),
+        'detach_time': fields.DateTimeField(nullable=True),
+        'connector': fields.StringField(nullable=True),
+        'connection_info': fields.StringField(nullable=True),
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+        'deleted_at': fields.DateTimeField(nullable=True),
+        'deleted': fields.BooleanField(default=False),
+    }
+
+    def connector_dict(self):
+        return jsonutils.loads(self.connector) if self.connector else None
+
+    def connection_info_dict(self):
+        return (jsonutils.loads(self.connection_info)
+                if self.connection_info else None)
+
+    @classmethod
+    def get_all(cls, context, project_id=None, volume_id=None, filters=None):
+        """Attachments not deleted, oldest first. ``project_id`` is the
+        project of the attached volume; ``filters`` maps attachment columns
+        to values."""
+        table = cls.model.__table__
+        volumes = models.Volume.__table__
+        query = sa.select(table).where(table.c.deleted == sa.false())
+        if project_id is not None:
+            query = query.join(volumes, volumes.c.id == table.c.volume_id) \
+                .where(volumes.c.project_id == project_id)
+        if volume_id is not None:
+            query = query.where(table.c.volume_id == volume_id)
+        for column, value in (filters or {}).items():
+            query = query.where(table.c[column] == value)
+        query = query.order_by(table.c.created_at, table.c.id)
+        with session.reader.connection.using(context) as conn:
+            rows = conn.execute(query).mappings().all()
+        return [cls._from_row(context, row) for row in rows]

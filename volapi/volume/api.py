@@ -1,0 +1,426 @@
+"""The volume service layer: one function per action.
+
+Each function compiles its transitions from the table
+(:mod:`volapi.volume.transitions`), runs them, together with the rows they
+insert, in ONE transaction, and only after that transaction has committed
+casts to a volume worker (``rpc.volume.VolumeWorkerClient``). A failed
+condition raises ``transitions.TransitionRefused`` naming it; a missing or
+foreign resource raises ``db.exceptions.NotFound``.
+
+``version`` arguments are the request's microversion; internal callers pass
+None and are bound neither by microversions nor by the table's admin flags.
+"""
+import threading
+import uuid
+
+import sqlalchemy as sa
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+
+from db import api as db_api
+from db import exceptions as db_exc
+from db import models
+from db import session
+import objects
+from volapi.volume import transitions
+
+LOG = logging.getLogger(__name__)
+
+_client_lock = threading.Lock()
+_client = None
+
+
+def worker_client():
+    """The process's VolumeWorkerClient, made on first use."""
+    global _client
+    with _client_lock:
+        if _client is None:
+            from rpc import volume as volume_rpc
+            _client = volume_rpc.VolumeWorkerClient()
+        return _client
+
+
+def reset_worker_client():
+    """Forget the client (tests switch transports)."""
+    global _client
+    with _client_lock:
+        _client = None
+
+
+class InvalidRequest(Exception):
+    """The request cannot be served as asked (HTTP 400)."""
+
+
+class BackendError(Exception):
+    """A worker call failed; the state change was rolled back (or, where
+    the message says so, left for the caller to undo)."""
+
+
+# -- loading what a request names ---------------------------------------------
+
+def _owned(context, obj, project_id):
+    if context.is_admin or project_id == context.project_id:
+        return obj
+    raise db_exc.NotFound(obj.model.cas_name, obj.id)
+
+
+def get_volume(context, volume_id):
+    """The volume, if the caller's project owns it (or the caller is an
+    admin); NotFound otherwise, so other projects' ids are not revealed."""
+    volume = objects.Volume.get_by_id(context, volume_id)
+    return _owned(context, volume, volume.project_id)
+
+
+def get_snapshot(context, snapshot_id):
+    snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
+    return _owned(context, snapshot, snapshot.project_id)
+
+
+def get_attachment(context, attachment_id):
+    """The attachment, if the caller owns its volume."""
+    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
+    try:
+        get_volume(context, attachment.volume_id)
+    except db_exc.NotFound:
+        raise db_exc.NotFound('attachment', attachment_id) from None
+    return attachment
+
+
+# -- rows inserted with a transition --------------------------------------
+
+def _insert(context, model, values):
+    with session.writer.connection.using(context) as conn:
+        conn.execute(sa.insert(model.__table__).values(**values))
+
+
+def _upsert_admin_metadata(context, volume_id, key, value):
+    """Callers hold the volume row (their CAS changed it), so no one else
+    inserts this key concurrently."""
+    table = models.VolumeAdminMetadata.__table__
+    with session.writer.connection.using(context) as conn:
+        updated = conn.execute(
+            table.update().where(table.c.volume_id == volume_id,
+                                 table.c.key == key)
+            .values(value=value)).rowcount
+        if not updated:
+            conn.execute(table.insert().values(volume_id=volume_id, key=key,
+                                               value=value))
+
+
+def admin_metadata(context, volume_id):
+    table = models.VolumeAdminMetadata.__table__
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(sa.select(table.c.key, table.c.value).where(
+            table.c.volume_id == volume_id)).all()
+    return dict(rows)
+
+
+# -- volumes --------------------------------------------------------------------
+
+def created(context, volume):
+    """A's POST /volumes inserted ``volume`` in 'creating' and committed:
+    record the operation for the cleanup and cast it to a worker."""
+    transitions.run(context, lambda ctx: transitions.track_worker(
+        ctx, 'volume', volume.id, 'creating'))
+    worker_client().create_volume(context, volume)
+
+
+def delete(context, volume_id, cascade=False, version=None):
+    """Start deleting a volume (and, with ``cascade``, its snapshots).
+
+    The snapshots are read and moved to 'deleting' in the transaction whose
+    compare-and-swap has just taken the volume; a snapshot create must take
+    the volume row too, so none can slip in between."""
+    volume = get_volume(context, volume_id)
+    step = transitions.prepare(context, 'delete', volume, version=version,
+                               cascade=bool(cascade))
+    cascaded = []
+
+    def take_snapshots(ctx):
+        del cascaded[:]
+        if not cascade:
+            return
+        for snapshot in objects.Snapshot.get_all(
+                ctx, volume_id=volume.id, filters={}):
+            if snapshot.status == 'deleting':
+                continue  # its own delete is under way
+            transitions.prepare(ctx, 'snapshot_cascade_delete',
+                                snapshot).execute(ctx)
+            cascaded.append(snapshot)
+
+    transitions.run(context, step, take_snapshots)
+    client = worker_client()
+    for snapshot in cascaded:
+        client.delete_snapshot(context, snapshot)
+    client.delete_volume(context, volume)
+
+
+def extend(context, volume, new_size, version=None):
+    transitions.run(context, transitions.prepare(
+        context, 'extend', volume, version=version, new_size=new_size))
+    worker_client().extend_volume(context, volume, new_size)
+
+
+def reserve(context, volume, version=None):
+    transitions.apply(context, 'reserve', volume, version=version)
+
+
+def unreserve(context, volume, version=None):
+    transitions.apply(context, 'unreserve', volume, version=version)
+
+
+def begin_detaching(context, volume, version=None):
+    transitions.apply(context, 'begin_detaching', volume, version=version)
+
+
+def roll_detaching(context, volume, version=None):
+    transitions.apply(context, 'roll_detaching', volume, version=version)
+
+
+def attach(context, volume, instance_uuid=None, host_name=None,
+           mountpoint=None, mode='rw', version=None):
+    """os-attach: the volume becomes in-use and an attachment row records
+    who holds it, in one transaction."""
+    step = transitions.prepare(context, 'attach', volume, version=version,
+                               mode=mode)
+    now = timeutils.utcnow()
+    attachment_id = str(uuid.uuid4())
+    transitions.run(context, step, lambda ctx: _insert(
+        ctx, models.VolumeAttachment, dict(
+            id=attachment_id, volume_id=volume.id,
+            instance_uuid=instance_uuid, attached_host=host_name,
+            mountpoint=mountpoint, attach_mode=mode,
+            attach_status='attached', attach_time=now, created_at=now,
+            deleted=False)))
+    return objects.VolumeAttachment.get_by_id(context, attachment_id)
+
+
+def _only_attachment(context, volume):
+    attachments = objects.VolumeAttachment.get_all(context,
+                                                   volume_id=volume.id)
+    if len(attachments) == 1:
+        return attachments[0].id
+    if not attachments:
+        raise InvalidRequest('Volume %s has no attachments to detach.'
+                             % volume.id)
+    raise InvalidRequest('Volume %s has several attachments: give the '
+                         'attachment_id to detach.' % volume.id)
+
+
+def detach(context, volume, attachment_id=None, version=None):
+    """os-detach: remove an attachment; the volume becomes available, or
+    stays in-use if other attachments remain (decided in SQL)."""
+    if attachment_id is None:
+        attachment_id = _only_attachment(context, volume)
+    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
+    if attachment.volume_id != volume.id:
+        raise db_exc.NotFound('attachment', attachment_id)
+    transitions.run(
+        context,
+        transitions.prepare(context, 'detach', volume, version=version,
+                            attachment_id=attachment_id),
+        transitions.prepare(context, 'attachment_remove', attachment))
+
+
+def reset_status(context, volume, status=None, attach_status=None,
+                 migration_status=None, version=None):
+    """Admin: set the statuses given; 'detached' also ends every
+    attachment. The workers row goes: nothing is in flight any more."""
+    params = {name: value for name, value in (
+        ('status', status), ('attach_status', attach_status),
+        ('migration_status', migration_status)) if value is not None}
+    if params.get('migration_status') == 'none':
+        params['migration_status'] = None
+    actions = [transitions.prepare(context, 'reset_status', volume,
+                                   version=version, **params)]
+    if attach_status == 'detached':
+        now = timeutils.utcnow()
+        actions.append(lambda ctx: db_api.conditional_update(
+            ctx, models.VolumeAttachment,
+            {'attach_status': 'detached', 'detach_time': now,
+             'deleted': True, 'deleted_at': now},
+            {'volume_id': volume.id}))
+    transitions.run(context, *actions)
+
+
+def get_volume_type(context, name_or_id):
+    """A live volume type by id or name; NotFound otherwise."""
+    table = models.VolumeType.__table__
+    query = sa.select(table.c.id).where(
+        table.c.deleted == sa.false(),
+        sa.or_(table.c.id == name_or_id, table.c.name == name_or_id))
+    with session.reader.connection.using(context) as conn:
+        type_id = conn.execute(query).scalar()
+    if type_id is None:
+        raise db_exc.NotFound('volume type', name_or_id)
+    return type_id
+
+
+def _type_is_multiattach(context, type_id):
+    spec = models.VolumeTypeExtraSpec.__table__
+    with session.reader.connection.using(context) as conn:
+        value = conn.execute(sa.select(spec.c.value).where(
+            spec.c.volume_type_id == type_id,
+            spec.c.key == 'multiattach')).scalar()
+    return (value or '').strip().lower() in ('<is> true', 'true')
+
+
+def retype(context, volume, new_type, migration_policy='never',
+           version=None):
+    """Change the type on the same backend (no migration is ever made,
+    so ``migration_policy`` only documents the caller's consent)."""
+    new_type_id = get_volume_type(context, new_type)
+    changes_multiattach = (_type_is_multiattach(context, new_type_id)
+                           != bool(volume.multiattach))
+    transitions.run(context, transitions.prepare(
+        context, 'retype', volume, version=version, new_type_id=new_type_id,
+        changes_multiattach=changes_multiattach))
+    worker_client().retype(context, volume, new_type_id)
+
+
+def update_readonly_flag(context, volume, readonly, version=None):
+    step = transitions.prepare(context, 'update_readonly_flag', volume,
+                               version=version)
+    transitions.run(context, step, lambda ctx: _upsert_admin_metadata(
+        ctx, volume.id, 'readonly', str(bool(readonly))))
+
+
+# -- snapshots ------------------------------------------------------------------
+
+def create_snapshot(context, volume, name=None, description=None,
+                    force=False, metadata=None, version=None):
+    """Insert a snapshot in 'creating' in the transaction whose
+    compare-and-swap holds its volume, then cast its creation."""
+    step = transitions.prepare(context, 'snapshot_create', volume,
+                               version=version, force=bool(force))
+    snapshot_id = str(uuid.uuid4())
+    now = timeutils.utcnow()
+
+    def insert(ctx):
+        _insert(ctx, models.Snapshot, dict(
+            id=snapshot_id, volume_id=volume.id, user_id=context.user_id,
+            project_id=context.project_id, status='creating', progress='0%',
+            volume_size=volume.size, display_name=name,
+            display_description=description,
+            volume_type_id=volume.volume_type_id, created_at=now,
+            deleted=False))
+        for key, value in (metadata or {}).items():
+            _insert(ctx, models.SnapshotMetadata,
+                    dict(snapshot_id=snapshot_id, key=key, value=value))
+        transitions.track_worker(ctx, 'snapshot', snapshot_id, 'creating')
+
+    transitions.run(context, step, insert)
+    snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
+    worker_client().create_snapshot(context, snapshot)
+    return snapshot
+
+
+def delete_snapshot(context, snapshot, version=None):
+    transitions.run(context, transitions.prepare(
+        context, 'snapshot_delete', snapshot, version=version))
+    worker_client().delete_snapshot(context, snapshot)
+
+
+def update_snapshot(context, snapshot, values):
+    """Name/description: not a state change, but still written only while
+    the snapshot exists (one compare-and-swap on its id)."""
+    if values:
+        snapshot.conditional_update_or_raise(values, expected_values={})
+    return snapshot
+
+
+# -- attachments (3.27+) ---------------------------------------------------------
+
+def _connector_values(connector, mode=None):
+    return {'connector': jsonutils.dumps(connector),
+            'attached_host': connector.get('host'),
+            'mountpoint': connector.get('mountpoint'),
+            'attach_mode': connector.get('mode') or mode or 'rw'}
+
+
+def attachment_create(context, volume, instance_uuid, connector=None,
+                      mode=None, version=None):
+    """Reserve the volume for ``instance_uuid`` (no connector) or start
+    attaching it (connector): the attachment row is inserted in the
+    transaction of the volume's compare-and-swap. With a connector the
+    worker's connection info is stored once that has committed; if the
+    worker fails, the attachment is removed again."""
+    name = 'attachment_attach' if connector else 'attachment_reserve'
+    step = transitions.prepare(context, name, volume, version=version)
+    attachment_id = str(uuid.uuid4())
+    now = timeutils.utcnow()
+    row = dict(id=attachment_id, volume_id=volume.id,
+               instance_uuid=instance_uuid, attach_mode=mode,
+               attach_status='reserved', created_at=now, deleted=False)
+    if connector:
+        row.update(_connector_values(connector, mode),
+                   attach_status='attaching')
+    transitions.run(context, step,
+                    lambda ctx: _insert(ctx, models.VolumeAttachment, row))
+    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
+    if connector:
+        try:
+            _connect(context, volume, attachment, connector)
+        except BackendError:
+            _remove_attachment(context, volume, attachment)
+            raise
+    return attachment
+
+
+def _connect(context, volume, attachment, connector):
+    try:
+        info = worker_client().initialize_connection(context, volume,
+                                                     connector)
+    except Exception as e:
+        LOG.exception('initialize_connection of volume %s failed', volume.id)
+        raise BackendError('Unable to initialize the connection to volume '
+                           '%s: %s' % (volume.id, e)) from None
+    transitions.apply(context, 'attachment_connected', attachment,
+                      connection_info=jsonutils.dumps(info))
+
+
+def attachment_update(context, attachment, connector, version=None):
+    """Give a reserved attachment its connector; the worker answers with
+    the connection info. If the worker fails the attachment stays
+    'attaching' (the caller deletes it or updates it again)."""
+    volume = objects.Volume.get_by_id(context, attachment.volume_id)
+    volume_step = transitions.prepare(
+        context, 'attachment_update', volume, version=version,
+        attachment_id=attachment.id)
+    attachment_step = transitions.prepare(
+        context, 'attachment_connect', attachment, version=version,
+        **_connector_values(connector, attachment.attach_mode))
+    transitions.run(context, volume_step, attachment_step)
+    _connect(context, volume, attachment, connector)
+    return attachment
+
+
+def attachment_complete(context, attachment, version=None):
+    volume = objects.Volume.get_by_id(context, attachment.volume_id)
+    transitions.run(
+        context,
+        transitions.prepare(context, 'attachment_complete', volume,
+                            version=version, attachment_id=attachment.id),
+        transitions.prepare(context, 'attachment_attached', attachment,
+                            version=version))
+
+
+def _remove_attachment(context, volume, attachment, version=None):
+    transitions.run(
+        context,
+        transitions.prepare(context, 'attachment_delete', volume,
+                            version=version, attachment_id=attachment.id),
+        transitions.prepare(context, 'attachment_remove', attachment))
+
+
+def attachment_delete(context, attachment, version=None):
+    """Remove an attachment; the volume's status follows the attachments
+    that remain. A connection the worker made is terminated afterwards.
+    Returns the volume's remaining attachments."""
+    volume = objects.Volume.get_by_id(context, attachment.volume_id)
+    had_connection = attachment.connector is not None
+    _remove_attachment(context, volume, attachment, version=version)
+    if had_connection:
+        worker_client().terminate_connection(context, volume, attachment)
+    return objects.VolumeAttachment.get_all(context, volume_id=volume.id)
