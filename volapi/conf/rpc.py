@@ -1,13 +1,35 @@
-"""Options of volapi's rpc part. Owned by whoever builds that part."""
-from oslo_config import cfg
+"""Messaging options: oslo.messaging's own ``[DEFAULT]`` options, with volapi's
+defaults.
 
-GROUP = 'rpc'
-rpc_opts = []
+The embedded default is the in-process ``fake://`` transport: API and worker
+then share one process (``volapi-all``). Production sets
+``transport_url = rabbit://user:password@host:5672/``.
+"""
+import oslo_messaging
+from oslo_config import cfg
+from oslo_messaging import transport as messaging_transport
+
+DEFAULT_TRANSPORT_URL = 'fake://'
+CONTROL_EXCHANGE = 'volapi'
+
+# The defaults go on oslo.messaging's Opt objects themselves (as its public
+# set_transport_defaults does for control_exchange), not through
+# ConfigOpts.set_default: they must survive ConfigOpts.reset(), and the
+# options oslo.messaging registers again when it makes a transport must be
+# equal to ours.
+oslo_messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
+cfg.set_defaults(messaging_transport._transport_opts,
+                 transport_url=DEFAULT_TRANSPORT_URL)
+
+
+def _messaging_opts():
+    # transport_url, control_exchange, rpc_response_timeout ...
+    return list(messaging_transport._transport_opts)
 
 
 def register_opts(conf):
-    conf.register_opts(rpc_opts, group=GROUP)
+    conf.register_opts(_messaging_opts())
 
 
 def list_opts():
-    return [(GROUP, rpc_opts)]
+    return [(None, _messaging_opts())]

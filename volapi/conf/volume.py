@@ -1,13 +1,48 @@
-"""Options of volapi's volume part. Owned by whoever builds that part."""
+"""Options of the volume worker: its driver, and how services prove they are
+alive and who repairs the work of those that are not."""
 from oslo_config import cfg
 
 GROUP = 'volume'
-volume_opts = []
+
+# [DEFAULT]: every registered service heartbeats; the API reads liveness too.
+service_opts = [
+    cfg.IntOpt('report_interval', default=10, min=1,
+               help='Seconds between two heartbeats of a volapi service '
+                    '(a compare-and-swap on its row in the services table).'),
+    cfg.IntOpt('service_down_time', default=60, min=1,
+               help='A service whose last heartbeat is older than this many '
+                    'seconds is down: its operations in flight are repaired '
+                    'by the cleanup of other workers. Must be well above '
+                    'report_interval.'),
+]
+
+volume_opts = [
+    cfg.StrOpt('volume_driver',
+               default='volapi.volume.drivers.file.FileDriver',
+               help='Import path of the driver class that does the storage '
+                    'work of this worker (see doc/drivers.md).'),
+    cfg.StrOpt('backend_name', default='file',
+               help='Name of the backend this worker serves. Volumes it '
+                    'creates get host "<host>@<backend_name>#<pool>", and it '
+                    'listens for RPC as server "<host>@<backend_name>".'),
+    cfg.StrOpt('volumes_dir', default='$state_path/volumes',
+               help='Directory of the file driver: one sparse file per '
+                    'volume and per snapshot.'),
+    cfg.IntOpt('cleanup_interval', default=60, min=1,
+               help='Seconds between two runs of the periodic cleanup, which '
+                    'repairs operations left in flight by dead services.'),
+    cfg.IntOpt('unclaimed_work_timeout', default=300, min=1,
+               help='An operation that no worker has claimed this many '
+                    'seconds after the API started it (its message was '
+                    'lost) is repaired by the cleanup like the work of a '
+                    'dead service.'),
+]
 
 
 def register_opts(conf):
+    conf.register_opts(service_opts)
     conf.register_opts(volume_opts, group=GROUP)
 
 
 def list_opts():
-    return [(GROUP, volume_opts)]
+    return [(None, service_opts), (GROUP, volume_opts)]

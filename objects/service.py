@@ -1,0 +1,109 @@
+"""The Service object: a running volapi process (a volume worker) in the
+``services`` table, alive as long as its heartbeat is recent."""
+import datetime
+
+import sqlalchemy as sa
+from oslo_utils import timeutils
+
+from db import api as db_api
+from db import models
+from db import session
+from objects import base
+from objects import fields
+
+
+@base.register
+class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
+    # Version 1.0: initial version
+    VERSION = '1.0'
+
+    model = models.Service
+
+    fields = {
+        'id': fields.IntegerField(),
+        'host': fields.StringField(),
+        'binary': fields.StringField(),
+        'topic': fields.StringField(nullable=True),
+        'report_count': fields.IntegerField(),
+        'disabled': fields.BooleanField(),
+        'heartbeat_at': fields.DateTimeField(nullable=True),
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+        'deleted_at': fields.DateTimeField(nullable=True),
+        'deleted': fields.BooleanField(default=False),
+    }
+
+    @classmethod
+    def get_by_host_and_binary(cls, context, host, binary):
+        """The live (not deleted) row of ``host``/``binary``, or None."""
+        found = cls.get_all(context, host=host, binary=binary)
+        return found[0] if found else None
+
+    @classmethod
+    def get_all(cls, context, service_id=None, host=None, binary=None,
+                disabled=None):
+        """Live services matching every filter given, oldest first."""
+        table = cls.model.__table__
+        query = sa.select(table).where(table.c.deleted == sa.false())
+        for column, value in (('id', service_id), ('host', host),
+                              ('binary', binary), ('disabled', disabled)):
+            if value is not None:
+                query = query.where(table.c[column] == value)
+        with session.reader.connection.using(context) as conn:
+            rows = conn.execute(query.order_by(table.c.id)).mappings().all()
+        return [cls._from_row(context, row) for row in rows]
+
+    @classmethod
+    @db_api.retry_on_deadlock
+    def register(cls, context, host, binary, topic=None):
+        """This process's row: the existing live row of host/binary (a
+        restarted service keeps its id, so it can recognise the work it held
+        in its previous life), or a new one.
+
+        Two processes starting at once with the same host and binary could
+        both insert; that is a misconfiguration (host names a process), the
+        same one Cinder assumes away.
+        """
+        with session.writer.connection.using(context) as conn:
+            existing = cls.get_by_host_and_binary(context, host, binary)
+            if existing is not None:
+                return existing
+            now = timeutils.utcnow()
+            result = conn.execute(sa.insert(cls.model.__table__).values(
+                host=host, binary=binary, topic=topic, report_count=0,
+                disabled=False, deleted=False, created_at=now))
+            return cls.get_by_id(context, result.inserted_primary_key[0])
+
+    def heartbeat(self, now=None):
+        """Report in: one compare-and-swap bumping report_count and
+        heartbeat_at. It expects the report_count this object last wrote, so
+        False means another process wrote it meanwhile (two processes share
+        one host/binary) or the row was deleted."""
+        return self.conditional_update(
+            {'report_count': self.model.report_count + 1,
+             'heartbeat_at': now or timeutils.utcnow()},
+            expected_values={'report_count': self.report_count,
+                             'deleted': False})
+
+    def last_seen(self):
+        return self.heartbeat_at or self.created_at
+
+    def is_up(self, down_time, now=None):
+        """True if the last heartbeat is less than ``down_time`` seconds old."""
+        now = now or timeutils.utcnow(with_timezone=True)
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=datetime.timezone.utc)
+        seen = self.last_seen()
+        return seen is not None and \
+            (now - seen).total_seconds() <= down_time
+
+
+def down_criterion(down_before):
+    """SQL: the service (row of ``services``) is down or deleted, i.e. its
+    last heartbeat (its creation if it never beat) is before ``down_before``,
+    a naive UTC datetime."""
+    services = models.Service.__table__
+    return sa.or_(
+        services.c.deleted == sa.true(),
+        sa.func.coalesce(services.c.heartbeat_at,
+                         services.c.created_at) < down_before)

@@ -1,0 +1,156 @@
+"""The Worker object: one operation in flight, a row of ``workers``.
+
+The API inserts the row (``service_id`` NULL) in the transaction that moves a
+resource into a transient status (``creating``, ``extending`` ...). A volume
+worker takes it with :meth:`Worker.claim` before touching storage; the
+transition that ends the operation deletes it. A row whose holder died (or
+that nobody claimed) is taken over by the cleanup with
+:meth:`Worker.claim_for_cleanup`. Every take-over is a compare-and-swap, so
+of two claimants exactly one wins.
+"""
+import sqlalchemy as sa
+from oslo_utils import timeutils
+
+from db import api as db_api
+from db import conditions as cond
+from db import models
+from db import session
+from objects import base
+from objects import fields
+from objects import service as service_obj
+
+
+@base.register
+class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
+    # Version 1.0: initial version
+    VERSION = '1.0'
+
+    model = models.Worker
+
+    fields = {
+        'id': fields.IntegerField(),
+        'resource_type': fields.StringField(),
+        'resource_id': fields.UUIDField(),
+        'status': fields.StringField(),
+        'service_id': fields.IntegerField(nullable=True),
+        'cleaning': fields.BooleanField(),
+        'race_preventer': fields.IntegerField(),
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+    }
+
+    @classmethod
+    def get_by_resource(cls, context, resource_type, resource_id):
+        table = cls.model.__table__
+        with session.reader.connection.using(context) as conn:
+            row = conn.execute(sa.select(table).where(
+                table.c.resource_type == resource_type,
+                table.c.resource_id == resource_id)).mappings().first()
+        return cls._from_row(context, row) if row is not None else None
+
+    @classmethod
+    @db_api.retry_on_deadlock
+    def claim(cls, context, resource_type, resource_id, status, service_id):
+        """Take the operation on a resource for ``service_id``: one CAS
+        ``service_id NULL -> service_id`` on the row in ``status`` that no
+        cleanup is repairing.
+
+        Returns the claimed Worker, or None if there is no such row or
+        someone (another worker, the cleanup) holds it already.
+        """
+        with session.writer.connection.using(context):
+            claimed = db_api.conditional_update(
+                context, cls.model,
+                {'service_id': service_id, 'updated_at': timeutils.utcnow()},
+                {'resource_type': resource_type, 'resource_id': resource_id,
+                 'status': status, 'service_id': None, 'cleaning': False})
+            if not claimed:
+                return None
+            return cls.get_by_resource(context, resource_type, resource_id)
+
+    def claim_for_cleanup(self, stale, service_id=None):
+        """Take over this row to repair its resource: one CAS that expects
+        the holder and race_preventer this object loaded and ``stale`` (see
+        :func:`stale_criterion`) still to be true, so a holder that came
+        back to life, or another cleaner that got there first, makes it
+        fail. It marks the row ``cleaning`` (no worker claims it then) and,
+        for a cleaner that is a service, holds it with ``service_id``; a
+        cleaner without a service row (an API process) leaves the holder
+        as it is, so if it dies the row is still stale and is cleaned again.
+        """
+        values = {'cleaning': True,
+                  'race_preventer': self.model.race_preventer + 1}
+        if service_id is not None:
+            values['service_id'] = service_id
+        return self.conditional_update(
+            values,
+            expected_values={'status': self.status,
+                             'service_id': self.service_id,
+                             'race_preventer': self.race_preventer},
+            filters=[cond.Filter(stale, 'must be work nobody alive holds')])
+
+    @db_api.retry_on_deadlock
+    def _delete(self, context):
+        table = self.model.__table__
+        with session.writer.connection.using(context) as conn:
+            return conn.execute(sa.delete(table).where(
+                table.c.id == self.id,
+                table.c.service_id == self.service_id,
+                table.c.race_preventer == self.race_preventer)).rowcount > 0
+
+    def delete_if_held(self):
+        """Delete the row if it is still as this object holds it (same
+        holder, same race_preventer); False if it is gone or taken."""
+        return self._delete(self._context)
+
+    @classmethod
+    def get_stale(cls, context, stale, resource_type=None, resource_id=None,
+                  service_ids=None):
+        """Rows matching the SQL criterion ``stale`` and the filters
+        (``service_ids`` may hold None: the unclaimed rows)."""
+        workers = cls.model.__table__
+        query = sa.select(workers).where(stale)
+        if resource_type is not None:
+            query = query.where(workers.c.resource_type == resource_type)
+        if resource_id is not None:
+            query = query.where(workers.c.resource_id == resource_id)
+        if service_ids is not None:
+            # None in service_ids stands for the unclaimed rows.
+            query = query.where(
+                cond.Expect('service_id', service_ids).clause(cls.model))
+        with session.reader.connection.using(context) as conn:
+            rows = conn.execute(query.order_by(workers.c.id)).mappings().all()
+        return [cls._from_row(context, row) for row in rows]
+
+
+def stale_criterion(down_before, unclaimed_before=None, own_service_id=None):
+    """SQL: a ``workers`` row nobody alive is working on.
+
+    - held by a service that is down (``down_before``: see
+      objects.service.down_criterion);
+    - or unclaimed since before ``unclaimed_before`` (its message was lost);
+    - but in both cases not being repaired by a cleaner right now (marked
+      ``cleaning`` since after ``down_before``);
+    - or held by ``own_service_id``: a service starting up holds nothing yet,
+      so rows with its id are from its previous life.
+
+    Written with a correlated subquery on ``services`` so that it serves both
+    the SELECT of candidates and the WHERE of the claim.
+    """
+    workers = models.Worker.__table__
+    services = models.Service.__table__
+    last_change = sa.func.coalesce(workers.c.updated_at, workers.c.created_at)
+    holder_down = sa.exists(
+        sa.select(services.c.id).where(
+            services.c.id == workers.c.service_id,
+            service_obj.down_criterion(down_before)).correlate(workers))
+    abandoned = [holder_down]
+    if unclaimed_before is not None:
+        abandoned.append(sa.and_(workers.c.service_id.is_(None),
+                                 last_change < unclaimed_before))
+    not_being_cleaned = sa.or_(workers.c.cleaning == sa.false(),
+                               last_change < down_before)
+    stale = sa.and_(sa.or_(*abandoned), not_being_cleaned)
+    if own_service_id is not None:
+        stale = sa.or_(stale, workers.c.service_id == own_service_id)
+    return stale

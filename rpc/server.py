@@ -1,0 +1,34 @@
+"""Running endpoints: an oslo.messaging RPC server with the threading
+executor (no eventlet), so a blocking driver call holds one thread of the
+pool (``executor_thread_pool_size``) and nothing else."""
+import oslo_messaging
+from oslo_log import log as logging
+
+from rpc import serializer as rpc_serializer
+
+LOG = logging.getLogger(__name__)
+
+
+class RPCServer:
+    """Listens on ``topic`` as ``server`` (and on the bare topic, for casts
+    addressed to any worker) and dispatches to ``endpoints``."""
+
+    def __init__(self, transport, topic, server, endpoints, context_class):
+        target = oslo_messaging.Target(topic=topic, server=server)
+        self.topic, self.server = topic, server
+        self._server = oslo_messaging.get_rpc_server(
+            transport, target, endpoints, executor='threading',
+            serializer=rpc_serializer.RequestContextSerializer(
+                context_class=context_class),
+            access_policy=oslo_messaging.DefaultRPCAccessPolicy)
+
+    def start(self):
+        self._server.start()
+        LOG.info('RPC server listening on topic %s as %s',
+                 self.topic, self.server)
+
+    def stop(self):
+        """Stop taking messages and wait for the ones being handled."""
+        self._server.stop()
+        self._server.wait()
+        LOG.info('RPC server %s stopped', self.server)

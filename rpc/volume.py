@@ -1,0 +1,88 @@
+"""The RPC API of volume workers, as the API processes call it.
+
+Version history (bump the minor version for additive changes and teach the
+worker's endpoint the new version; a new major version breaks old workers):
+
+    1.0 - create_volume, delete_volume, extend_volume, retype,
+          create_snapshot, delete_snapshot, terminate_connection (casts);
+          initialize_connection (call)
+
+Every cast is sent after the API's compare-and-swap has committed: the
+volume or snapshot is already in its transient status (``creating``,
+``extending`` ...) and a ``workers`` row records the operation, so a lost
+message or a dead worker is repaired by the cleanup, never left hanging.
+"""
+import oslo_messaging
+from oslo_config import cfg
+
+from objects import volume as volume_obj
+from rpc import serializer as rpc_serializer
+from rpc import transport as rpc_transport
+
+TOPIC = 'volapi-volume'
+RPC_API_VERSION = '1.0'
+
+
+def server_of(host):
+    """The RPC server that owns a volume: ``host@backend#pool`` is served by
+    worker ``host@backend``. None (not created yet) means any worker."""
+    if not host:
+        return None
+    return host.partition('#')[0]
+
+
+def _host_of_volume(ctxt, snapshot):
+    # A snapshot is made by the worker that holds its volume's data.
+    volume = volume_obj.Volume.get_by_id(ctxt, snapshot.volume_id,
+                                      include_deleted=True)
+    return volume.host
+
+
+class VolumeWorkerClient:
+    """Casts (and the one call) to volume workers on topic ``volapi-volume``."""
+
+    def __init__(self, transport=None, conf=None):
+        transport = transport or rpc_transport.get_transport(conf or cfg.CONF)
+        target = oslo_messaging.Target(topic=TOPIC, version=RPC_API_VERSION)
+        self._client = oslo_messaging.get_rpc_client(
+            transport, target,
+            serializer=rpc_serializer.RequestContextSerializer())
+
+    def _worker(self, host, version='1.0'):
+        return self._client.prepare(server=server_of(host), version=version)
+
+    # -- casts: the API does not wait; the worker ends the transition -------
+    def create_volume(self, ctxt, volume):
+        self._worker(volume.host).cast(ctxt, 'create_volume', volume=volume)
+
+    def delete_volume(self, ctxt, volume):
+        self._worker(volume.host).cast(ctxt, 'delete_volume', volume=volume)
+
+    def extend_volume(self, ctxt, volume, new_size):
+        self._worker(volume.host).cast(ctxt, 'extend_volume', volume=volume,
+                                       new_size=new_size)
+
+    def retype(self, ctxt, volume, new_type_id):
+        self._worker(volume.host).cast(ctxt, 'retype', volume=volume,
+                                       new_type_id=new_type_id)
+
+    def create_snapshot(self, ctxt, snapshot):
+        self._worker(_host_of_volume(ctxt, snapshot)).cast(
+            ctxt, 'create_snapshot', snapshot=snapshot)
+
+    def delete_snapshot(self, ctxt, snapshot):
+        self._worker(_host_of_volume(ctxt, snapshot)).cast(
+            ctxt, 'delete_snapshot', snapshot=snapshot)
+
+    def terminate_connection(self, ctxt, volume, attachment):
+        self._worker(volume.host).cast(ctxt, 'terminate_connection',
+                                       volume=volume, attachment=attachment)
+
+    # -- call: attaching needs the connection info in its response ----------
+    def initialize_connection(self, ctxt, volume, connector):
+        """The driver's connection info for ``connector`` (a dict), e.g.
+        ``{'driver_volume_type': 'local', 'data': {'device_path': ...}}``.
+        Raises oslo_messaging.MessagingTimeout when no worker answers within
+        ``rpc_response_timeout`` and RemoteError when the driver failed."""
+        return self._worker(volume.host).call(
+            ctxt, 'initialize_connection', volume=volume, connector=connector)

@@ -1,0 +1,1 @@
+"""The volume service: state machine, service layer, worker manager, drivers."""

@@ -1,0 +1,98 @@
+"""The interface every volume driver implements.
+
+A driver does storage work and nothing else: it never changes a status.
+The manager claims the operation, calls one method, and ends the
+transition with a compare-and-swap that depends only on whether the method
+returned or raised. So a method must either finish its work or raise, and
+the destructive ones must be idempotent: after a worker dies, an operation
+may be repeated (a delete of what is already gone must succeed).
+
+Objects passed in are oslo.versionedobjects (objects.Volume, Snapshot);
+sizes are in GiB. See doc/drivers.md for the contract in prose.
+"""
+import abc
+
+GiB = 1024 ** 3
+
+
+class VolumeDriverError(Exception):
+    """A driver could not do what it was asked; the operation fails and the
+    resource goes to its error status."""
+
+
+class VolumeDriver(abc.ABC):
+
+    def __init__(self, conf):
+        self.conf = conf
+
+    def do_setup(self):
+        """Prepare the backend when the worker starts (create directories,
+        check credentials). Raise to refuse to start."""
+
+    @property
+    def pool_name(self):
+        """The pool volumes of this driver live in: the part after '#' of
+        a volume's host. One pool per backend unless a driver says more."""
+        return self.conf.volume.backend_name
+
+    # -- volumes ------------------------------------------------------------
+    @abc.abstractmethod
+    def create_volume(self, volume):
+        """Make an empty volume of ``volume.size`` GiB. Returns the values to
+        record on the volume, e.g. ``{'provider_location': ...}``."""
+
+    @abc.abstractmethod
+    def create_volume_from_snapshot(self, volume, snapshot):
+        """Make ``volume`` (``volume.size`` GiB, at least the snapshot's
+        size) holding the data of ``snapshot``. Returns values as
+        create_volume does."""
+
+    @abc.abstractmethod
+    def create_cloned_volume(self, volume, source):
+        """Make ``volume`` holding the data of volume ``source``. Returns
+        values as create_volume does."""
+
+    @abc.abstractmethod
+    def delete_volume(self, volume):
+        """Remove the volume's storage. A volume that has none (its create
+        failed, or an earlier delete got that far) is not an error."""
+
+    @abc.abstractmethod
+    def extend_volume(self, volume, new_size):
+        """Grow the volume from ``volume.size`` to ``new_size`` GiB, keeping
+        its data."""
+
+    def retype(self, volume, new_type_id):
+        """Make the volume's storage match volume type ``new_type_id`` in
+        place. Returns True if done, False if this driver cannot do it
+        without moving the data (the retype then fails)."""
+        return False
+
+    # -- snapshots ----------------------------------------------------------
+    @abc.abstractmethod
+    def create_snapshot(self, snapshot, volume):
+        """Copy the current data of ``volume`` into ``snapshot``. Returns
+        values to record on the snapshot (``provider_location``)."""
+
+    @abc.abstractmethod
+    def delete_snapshot(self, snapshot):
+        """Remove the snapshot's storage; one that has none is no error."""
+
+    # -- attachments --------------------------------------------------------
+    @abc.abstractmethod
+    def initialize_connection(self, volume, connector):
+        """Export the volume to the host described by ``connector`` (the
+        os-brick connector dict of the attaching host) and return the
+        connection info it needs:
+        ``{'driver_volume_type': <os-brick protocol>, 'data': {...}}``."""
+
+    @abc.abstractmethod
+    def terminate_connection(self, volume, connector):
+        """Undo initialize_connection for ``connector``."""
+
+    # -- capacity -----------------------------------------------------------
+    @abc.abstractmethod
+    def get_capacity(self):
+        """What the backend holds, in GiB: ``{'pool_name': ...,
+        'total_gb': ..., 'free_gb': ..., 'provisioned_gb': ...}``
+        (provisioned: the sum of the sizes of the volumes it holds)."""

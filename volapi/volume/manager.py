@@ -1,0 +1,148 @@
+"""The volume worker's RPC endpoint: storage work between two
+compare-and-swaps.
+
+Every cast follows one pattern (:meth:`VolumeManager._operate`):
+
+1. claim the operation's ``workers`` row: ``service_id NULL -> mine`` in one
+   compare-and-swap. Losing the claim means another worker or the cleanup
+   has it (a redelivered or stale message): the message is dropped;
+2. call the driver;
+3. end the transition with the worker-side transition of
+   ``volapi.volume.transitions`` (``extend_done`` or ``extend_failed`` ...),
+   a compare-and-swap from the transient status that also deletes the
+   ``workers`` row.
+
+Nothing is read, checked and written: if the resource moved on meanwhile
+(the cleanup repaired it), step 3 fails and says so in the log.
+"""
+import oslo_messaging
+from oslo_log import log as logging
+from oslo_utils import timeutils
+
+from db import exceptions as db_exc
+import objects
+from rpc import volume as volume_rpc
+from volapi.volume import transitions
+from volapi.volume.drivers import base as drivers_base
+
+LOG = logging.getLogger(__name__)
+
+VOLUME = transitions.WORKER_TYPES['volume']
+SNAPSHOT = transitions.WORKER_TYPES['snapshot']
+
+
+class VolumeManager:
+    """Endpoint of topic ``volapi-volume`` for one backend (one driver)."""
+
+    target = oslo_messaging.Target(version=volume_rpc.RPC_API_VERSION)
+
+    def __init__(self, driver, service, host):
+        self.driver = driver
+        # volapi.service.ServiceHeartbeat: its service_id is ours to claim
+        # with (it changes if our services row had to be registered again).
+        self.service = service
+        # What volumes created here record as their host: host@backend#pool.
+        self.host = host
+
+    # -- the pattern ----------------------------------------------------------
+    def _operate(self, context, resource_type, resource, status, work,
+                 done, failed):
+        """Claim, work, finish (see the module's docstring). ``work()``
+        returns the values ``done`` records."""
+        worker = objects.Worker.claim(context, resource_type, resource.id,
+                                      status, self.service.service_id)
+        if worker is None:
+            LOG.info('%s %s: no unclaimed %s operation; another worker or '
+                     'the cleanup has it, message dropped',
+                     resource_type, resource.id, status)
+            return
+        LOG.info('%s %s: %s (claimed)', resource_type, resource.id, status)
+        try:
+            values = work() or {}
+        except Exception:
+            LOG.exception('%s %s: the driver failed while %s',
+                          resource_type, resource.id, status)
+            self._finish(context, failed, resource)
+        else:
+            self._finish(context, done, resource, **values)
+
+    @staticmethod
+    def _finish(context, name, resource, **values):
+        try:
+            transitions.apply(context, name, resource, **values)
+        except (db_exc.ConditionNotMet, db_exc.NotFound,
+                db_exc.ConcurrentUpdate) as e:
+            # The cleanup took the operation over (we were thought dead);
+            # its repair stands.
+            LOG.warning('%s of %s not applied: %s', name, resource.id, e)
+        else:
+            LOG.info('%s of %s applied', name, resource.id)
+
+    # -- volumes --------------------------------------------------------------
+    def create_volume(self, context, volume):
+        def work():
+            if volume.snapshot_id:
+                snapshot = objects.Snapshot.get_by_id(
+                    context, volume.snapshot_id)
+                values = self.driver.create_volume_from_snapshot(
+                    volume, snapshot)
+            elif volume.source_volid:
+                source = objects.Volume.get_by_id(context,
+                                                  volume.source_volid)
+                values = self.driver.create_cloned_volume(volume, source)
+            else:
+                values = self.driver.create_volume(volume)
+            return dict(values or {}, host=self.host,
+                        launched_at=timeutils.utcnow())
+
+        self._operate(context, VOLUME, volume, 'creating', work,
+                      'create_done', 'create_failed')
+
+    def delete_volume(self, context, volume):
+        def work():
+            self.driver.delete_volume(volume)
+
+        self._operate(context, VOLUME, volume, 'deleting', work,
+                      'delete_done', 'delete_failed')
+
+    def extend_volume(self, context, volume, new_size):
+        def work():
+            self.driver.extend_volume(volume, new_size)
+            return {'size': new_size}
+
+        self._operate(context, VOLUME, volume, 'extending', work,
+                      'extend_done', 'extend_failed')
+
+    def retype(self, context, volume, new_type_id):
+        def work():
+            if not self.driver.retype(volume, new_type_id):
+                raise drivers_base.VolumeDriverError(
+                    'driver %s cannot retype volumes in place'
+                    % type(self.driver).__name__)
+            return {'volume_type_id': new_type_id}
+
+        self._operate(context, VOLUME, volume, 'retyping', work,
+                      'retype_done', 'retype_failed')
+
+    # -- snapshots ------------------------------------------------------------
+    def create_snapshot(self, context, snapshot):
+        def work():
+            volume = objects.Volume.get_by_id(context, snapshot.volume_id)
+            return self.driver.create_snapshot(snapshot, volume)
+
+        self._operate(context, SNAPSHOT, snapshot, 'creating', work,
+                      'snapshot_create_done', 'snapshot_create_failed')
+
+    def delete_snapshot(self, context, snapshot):
+        def work():
+            self.driver.delete_snapshot(snapshot)
+
+        self._operate(context, SNAPSHOT, snapshot, 'deleting', work,
+                      'snapshot_delete_done', 'snapshot_delete_failed')
+
+    # -- connections: no transient status, nothing to claim -----------------
+    def initialize_connection(self, context, volume, connector):
+        return self.driver.initialize_connection(volume, connector)
+
+    def terminate_connection(self, context, volume, attachment):
+        self.driver.terminate_connection(volume, attachment.connector_dict())
