@@ -23,6 +23,7 @@ from db import exceptions as db_exc
 from db import models
 from db import session
 import objects
+from objects import volume_list
 from volapi.volume import transitions
 
 LOG = logging.getLogger(__name__)
@@ -68,8 +69,7 @@ def _owned(context, obj, project_id):
 def get_volume(context, volume_id):
     """The volume, if the caller's project owns it (or the caller is an
     admin); NotFound otherwise, so other projects' ids are not revealed."""
-    volume = objects.Volume.get_by_id(context, volume_id)
-    return _owned(context, volume, volume.project_id)
+    return volume_list.get(context, volume_id)
 
 
 def get_snapshot(context, snapshot_id):
@@ -126,23 +126,23 @@ def created(context, volume):
     worker_client().create_volume(context, volume)
 
 
-def delete(context, volume_id, cascade=False, version=None):
-    """Start deleting a volume (and, with ``cascade``, its snapshots).
+def delete(context, volume, cascade=False, force=False, version=None):
+    """Start deleting a volume (and, with ``cascade``, its snapshots);
+    ``force`` (admin, 3.23) allows any status but 'deleting'.
 
     The snapshots are read and moved to 'deleting' in the transaction whose
     compare-and-swap has just taken the volume; a snapshot create must take
     the volume row too, so none can slip in between."""
-    volume = get_volume(context, volume_id)
-    step = transitions.prepare(context, 'delete', volume, version=version,
-                               cascade=bool(cascade))
+    step = transitions.prepare(context,
+                               'force_delete' if force else 'delete', volume,
+                               version=version, cascade=bool(cascade))
     cascaded = []
 
     def take_snapshots(ctx):
-        del cascaded[:]
+        del cascaded[:]  # a retried transaction starts over
         if not cascade:
             return
-        for snapshot in objects.Snapshot.get_all(
-                ctx, volume_id=volume.id, filters={}):
+        for snapshot in objects.Snapshot.get_all(ctx, volume_id=volume.id):
             if snapshot.status == 'deleting':
                 continue  # its own delete is under way
             transitions.prepare(ctx, 'snapshot_cascade_delete',

@@ -214,14 +214,16 @@ def _snapshots_of_volume(*criteria):
                              Snapshot.deleted == sa.false(), *criteria)
 
 
-# Snapshots a cascade delete may take along (Cinder's "undeletable" test).
-CASCADE_SNAPSHOT_STATUSES = ('available', 'error', 'deleting')
+# Snapshots a cascade delete takes along; 'deleting' ones are on their way
+# already (Cinder's "undeletable" test allows the three).
+CASCADE_SNAPSHOT_STATUSES = ('available', 'error')
+CASCADE_ALLOWED_STATUSES = CASCADE_SNAPSHOT_STATUSES + ('deleting',)
 
 NO_SNAPSHOTS = Requirement(
     'must have no snapshots (or, with cascade, only snapshots that are '
-    + ', '.join(CASCADE_SNAPSHOT_STATUSES) + ')',
+    + ', '.join(CASCADE_ALLOWED_STATUSES) + ')',
     lambda p: ~_snapshots_of_volume(
-        *([Snapshot.status.not_in(CASCADE_SNAPSHOT_STATUSES)]
+        *([Snapshot.status.not_in(CASCADE_ALLOWED_STATUSES)]
           if p.get('cascade') else [])))
 
 NO_ATTACHMENTS = Requirement(
@@ -327,6 +329,12 @@ TYPE_MULTIATTACH = Computed(
     _type_is_multiattach)
 
 
+_DELETE_EXPECT = {'attach_status': cond.Not('attached'),
+                  'migration_status': NOT_MIGRATING,
+                  'group_id': None}
+_DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
+
+
 # -- the table ------------------------------------------------------------------
 
 _TABLE = [
@@ -335,11 +343,17 @@ _TABLE = [
         'delete', 'volume', 'DELETE /volumes/{id}: start deleting',
         source=('available', 'error', 'error_restoring', 'error_extending',
                 'error_managing'),
-        expect={'attach_status': cond.Not('attached'),
-                'migration_status': NOT_MIGRATING,
-                'group_id': None},
+        expect=_DELETE_EXPECT,
         requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
-        values={'status': 'deleting', 'terminated_at': NOW},
+        values=_DELETE_VALUES,
+        workers_row='track'),
+    Transition(
+        'force_delete', 'volume',
+        'DELETE /volumes/{id}?force=true: start deleting from any status',
+        expect=dict({'status': cond.Not('deleting')}, **_DELETE_EXPECT),
+        requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
+        values=_DELETE_VALUES,
+        min_version=(3, 23), admin_only=True,
         workers_row='track'),
     Transition(
         'extend', 'volume', 'os-extend: start growing the volume',

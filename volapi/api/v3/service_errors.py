@@ -1,0 +1,31 @@
+"""The volume service's exceptions as volume API errors.
+
+db.exceptions (NotFound, ConcurrentUpdate) pass through to the fault hook;
+a refused transition is answered with the status its table entry names.
+"""
+import contextlib
+
+from volapi.api import errors
+from volapi.volume import api as volume_api
+from volapi.volume import transitions
+
+_BY_STATUS = {cls.status: cls for cls in (
+    errors.BadRequest, errors.Forbidden, errors.NotFound, errors.Conflict)}
+
+
+@contextlib.contextmanager
+def translated():
+    try:
+        yield
+    except transitions.TransitionRefused as e:
+        error = _BY_STATUS.get(e.transition.http_status, errors.BadRequest)
+        raise error('Invalid %s: %s' % (e.what, e)) from None
+    except transitions.NotAllowed as e:
+        raise errors.Forbidden(str(e)) from None
+    except transitions.NotAvailable as e:
+        # Cinder's answer to a method the request's version lacks.
+        raise errors.NotFound(str(e)) from None
+    except volume_api.InvalidRequest as e:
+        raise errors.BadRequest(str(e)) from None
+    except volume_api.BackendError as e:
+        raise errors.APIError(str(e)) from None

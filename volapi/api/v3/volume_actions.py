@@ -1,0 +1,125 @@
+"""POST /v3/[{project_id}/]volumes/{volume_id}/action.
+
+``dispatch`` is called by the volumes controller with the parsed body, an
+object with exactly one key: the action. Each action validates its
+argument against its schema, checks its policy on the volume, and calls the
+service layer (``volapi.volume.api``), whose transitions decide the rest.
+Like Cinder, every action answers 202 with an empty body.
+"""
+import dataclasses
+
+from oslo_utils import strutils
+
+from volapi.api import errors
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
+from volapi.api.schemas import volume_actions as schemas
+from volapi.api.v3 import service_errors
+from volapi.policies import volume_actions as policies
+from volapi.volume import api as volume_api
+
+
+@dataclasses.dataclass(frozen=True)
+class Action:
+    schema: dict
+    rule: object      # a policy name, or fn(volume) -> policy name
+    handler: object   # fn(context, volume, argument, version)
+
+
+def _extend(context, volume, argument, version):
+    volume_api.extend(context, volume, int(argument['new_size']),
+                      version=version)
+
+
+def _reserve(context, volume, argument, version):
+    volume_api.reserve(context, volume, version=version)
+
+
+def _unreserve(context, volume, argument, version):
+    volume_api.unreserve(context, volume, version=version)
+
+
+def _begin_detaching(context, volume, argument, version):
+    volume_api.begin_detaching(context, volume, version=version)
+
+
+def _roll_detaching(context, volume, argument, version):
+    volume_api.roll_detaching(context, volume, version=version)
+
+
+def _attach(context, volume, argument, version):
+    volume_api.attach(context, volume,
+                      instance_uuid=argument.get('instance_uuid'),
+                      host_name=argument.get('host_name'),
+                      mountpoint=argument['mountpoint'],
+                      mode=argument.get('mode', 'rw'), version=version)
+
+
+def _detach(context, volume, argument, version):
+    volume_api.detach(context, volume,
+                      attachment_id=(argument or {}).get('attachment_id'),
+                      version=version)
+
+
+def _reset_status(context, volume, argument, version):
+    if not any(argument.get(key) for key in
+               ('status', 'attach_status', 'migration_status')):
+        raise errors.BadRequest("Must specify 'status', 'attach_status' or "
+                                "'migration_status' for update.")
+    volume_api.reset_status(context, volume, version=version, **argument)
+
+
+def _retype(context, volume, argument, version):
+    volume_api.retype(context, volume, argument['new_type'],
+                      argument.get('migration_policy') or 'never',
+                      version=version)
+
+
+def _update_readonly_flag(context, volume, argument, version):
+    readonly = strutils.bool_from_string(argument['readonly'], strict=True)
+    volume_api.update_readonly_flag(context, volume, readonly,
+                                    version=version)
+
+
+def _extend_rule(volume):
+    return (policies.EXTEND_ATTACHED if volume.status == 'in-use'
+            else policies.EXTEND)
+
+
+ACTIONS = {
+    'os-extend': Action(schemas.extend, _extend_rule, _extend),
+    'os-reserve': Action(schemas.no_arguments, policies.RESERVE, _reserve),
+    'os-unreserve': Action(schemas.no_arguments, policies.UNRESERVE,
+                           _unreserve),
+    'os-begin_detaching': Action(schemas.no_arguments,
+                                 policies.BEGIN_DETACHING, _begin_detaching),
+    'os-roll_detaching': Action(schemas.no_arguments,
+                                policies.ROLL_DETACHING, _roll_detaching),
+    'os-attach': Action(schemas.attach, policies.ATTACH, _attach),
+    'os-detach': Action(schemas.detach, policies.DETACH, _detach),
+    'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
+                              _reset_status),
+    'os-retype': Action(schemas.retype, policies.RETYPE, _retype),
+    # Cinder's rule for this one is admin_or_owner, which get_volume's
+    # project check already is.
+    'os-update_readonly_flag': Action(schemas.update_readonly_flag, None,
+                                      _update_readonly_flag),
+}
+
+
+def dispatch(request, context, volume_id, body):
+    """Serve ``{"<action>": <argument>}`` on ``volume_id``."""
+    (name, argument), = body.items()
+    action = ACTIONS.get(name)
+    if action is None:
+        raise errors.BadRequest('There is no such action: %s' % name)
+    validation.validate(action.schema, argument)
+    with service_errors.translated():
+        volume = volume_api.get_volume(context, volume_id)
+        rule = action.rule(volume) if callable(action.rule) else action.rule
+        if rule is not None:
+            policy.authorize(context, rule,
+                             {'project_id': volume.project_id})
+        action.handler(context, volume, argument, request.api_version)
+    return rest.respond(None, 202)
