@@ -1,0 +1,497 @@
+"""Allocations: what consumers hold on resource providers.
+
+A write replaces the whole set of allocations of one or more consumers in
+one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
+``POST /reshaper``), in this order:
+
+1. each consumer, by uuid: its generation compare-and-swap, or its creation
+   (:func:`consumer.claim`); this also keeps every other writer off the
+   consumer's allocations until we commit;
+2. the consumers' current allocations are read;
+3. each provider touched, old or new, by id: ``generation = generation + 1``
+   by compare-and-swap, whose WHERE also says, for each class the write
+   adds to, that the provider has inventory of it, that each amount fits
+   its ``min_unit``/``max_unit``/``step_size``, and that the other
+   consumers' usage plus the new amounts fit ``(total - reserved) *
+   allocation_ratio``;
+4. the old rows are deleted and the new ones inserted; consumers left with
+   nothing are deleted.
+
+Every writer of a provider's inventories or allocations updates its row
+first, so they queue there: on MySQL/MariaDB the UPDATE holds the row lock
+and its subqueries are locking reads of the latest rows; on PostgreSQL
+(REPEATABLE READ) a writer that waited for the row fails with a
+serialization error and ``db.api.retrying`` runs its whole transaction
+again with a fresh snapshot. The capacity check can therefore never pass
+twice for the same units, and concurrent claims on one provider are never
+bounced back to the client with a 409: only a real lack of capacity or a
+stale consumer generation given by the client is.
+"""
+import collections
+
+import sqlalchemy as sa
+from oslo_db import exception as db_exc
+
+from db import api as db_api
+from db import conditions as cond
+from db import exceptions as db_exceptions
+from db import models
+from db import session
+from objects.placement import consumer as consumer_obj
+from objects.placement import exception
+from objects.placement import resource_class as rc_obj
+
+ALLOCATIONS = models.Allocation.__table__
+PROVIDERS = models.ResourceProvider.__table__
+INVENTORIES = models.Inventory.__table__
+CONSUMERS = models.Consumer.__table__
+PROJECTS = models.Project.__table__
+USERS = models.User.__table__
+CONSUMER_TYPES = models.ConsumerType.__table__
+
+# Writers of one provider queue on its row. Under PostgreSQL's REPEATABLE
+# READ each one that waited starts again (with a jittered back-off), so a
+# burst of N concurrent claims on one provider needs up to about N rounds.
+WRITE_RETRIES = 60
+
+
+class AllocationProviderNotFound(exception.NotFound):
+    msg_fmt = ("Allocation for resource provider '%(uuid)s' that does not "
+               "exist.")
+
+
+class AllocationsNotFound(exception.NotFound):
+    msg_fmt = "No allocations for consumer '%(uuid)s'"
+
+
+class InvalidInventory(exception.PlacementError):
+    msg_fmt = ("Inventory for '%(resource_class)s' on resource provider "
+               "'%(resource_provider)s' invalid.")
+
+
+class InvalidAllocationCapacityExceeded(InvalidInventory):
+    msg_fmt = ("Unable to create allocation for '%(resource_class)s' on "
+               "resource provider '%(resource_provider)s'. The requested "
+               "amount would exceed the capacity.")
+
+
+class InvalidAllocationConstraintsViolated(InvalidInventory):
+    msg_fmt = ("Unable to create allocation for '%(resource_class)s' on "
+               "resource provider '%(resource_provider)s'. The requested "
+               "amount would violate inventory constraints.")
+
+
+class ConsumerAllocations:
+    """What a request says about one consumer: the complete new set of its
+    allocations, ``{provider uuid: {class name: amount}}`` (empty: remove
+    them all), and who it belongs to.
+
+    ``project_id``/``user_id`` are external ids (None: keep the consumer's,
+    or the incomplete owner for a new one); ``generation`` is what the
+    client expects (an int, None for "new", or consumer.UNCHECKED);
+    ``consumer_type`` a name, or UNCHECKED to leave it as it is.
+    """
+
+    __slots__ = ('uuid', 'allocations', 'project_id', 'user_id',
+                 'generation', 'consumer_type')
+
+    def __init__(self, uuid, allocations, project_id=None, user_id=None,
+                 generation=consumer_obj.UNCHECKED,
+                 consumer_type=consumer_obj.UNCHECKED):
+        self.uuid = uuid
+        self.allocations = allocations
+        self.project_id = project_id
+        self.user_id = user_id
+        self.generation = generation
+        self.consumer_type = consumer_type
+
+
+class Demand:
+    """What a write asks of one class on one provider: the amounts of the
+    new allocations (one per consumer), and the total the same consumers
+    held there before."""
+
+    __slots__ = ('class_id', 'amounts', 'old_total')
+
+    def __init__(self, class_id):
+        self.class_id = class_id
+        self.amounts = []
+        self.old_total = 0
+
+    @property
+    def total(self):
+        return sum(self.amounts)
+
+    @property
+    def grows(self):
+        # Placement lets a provider stay over capacity (after its inventory
+        # shrank) as long as a write does not make it worse.
+        return self.total > self.old_total
+
+
+class Requirement(cond.Filter):
+    """A condition of a provider's compare-and-swap that, when it fails,
+    is reported as ``error``."""
+
+    def __init__(self, criterion, requirement, error):
+        super().__init__(criterion, requirement)
+        self.error = error
+
+
+def provider_ids(context, uuids):
+    """{uuid: id} of the providers among ``uuids`` that exist."""
+    if not uuids:
+        return {}
+    with session.reader.connection.using(context) as conn:
+        return dict(conn.execute(
+            sa.select(PROVIDERS.c.uuid, PROVIDERS.c.id)
+            .where(PROVIDERS.c.uuid.in_(sorted(set(uuids))))).all())
+
+
+def usage_of_others(provider_id, class_id, consumer_uuids):
+    """SQL: what consumers other than ``consumer_uuids`` hold of the class
+    on the provider."""
+    query = sa.select(sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0))
+    query = query.where(ALLOCATIONS.c.resource_provider_id == provider_id,
+                        ALLOCATIONS.c.resource_class_id == class_id)
+    if consumer_uuids:
+        query = query.where(ALLOCATIONS.c.consumer_id.not_in(
+            sorted(consumer_uuids)))
+    return query.scalar_subquery()
+
+
+class AllocationWriter:
+    """Replaces the allocations of a set of consumers in one transaction.
+
+    References (providers, classes, projects, users, types) are resolved
+    first, outside the transaction; :meth:`write` runs inside one.
+    ``POST /reshaper`` extends it with inventories (objects.placement.
+    reshaper).
+    """
+
+    def __init__(self, context, requests):
+        self.context = context
+        # Consumers are taken in uuid order and providers in id order, by
+        # every writer, so two writers never wait for each other in a cycle.
+        self.requests = sorted(requests, key=lambda r: r.uuid)
+        self.consumer_uuids = [r.uuid for r in self.requests]
+        self._resolve(requests)
+
+    # -- outside the transaction ----------------------------------------------
+    def _resolve(self, requests):
+        ctx = self.context
+        wanted = list(dict.fromkeys(
+            rp for r in requests for rp in r.allocations))
+        self.provider_ids = provider_ids(ctx, wanted)
+        for uuid in wanted:
+            if uuid not in self.provider_ids:
+                raise AllocationProviderNotFound(uuid=uuid)
+        self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
+        self.class_ids = rc_obj.ids_from_names(ctx, [
+            name for r in requests for resources in r.allocations.values()
+            for name in resources])
+        self.class_names = {i: n for n, i in self.class_ids.items()}
+        self.owners = {}
+        self.types = {}
+        for r in self.requests:
+            if r.project_id is not None:
+                self.owners[r.uuid] = (consumer_obj.ensure_project(
+                    ctx, r.project_id), consumer_obj.ensure_user(
+                    ctx, r.user_id))
+            if r.consumer_type is not consumer_obj.UNCHECKED:
+                self.types[r.uuid] = consumer_obj.ensure_consumer_type(
+                    ctx, r.consumer_type)
+        self.new_owner = None
+        if any(r.project_id is None for r in self.requests):
+            self.new_owner = consumer_obj.ensure_incomplete_owner(ctx)
+
+    # -- inside the transaction -----------------------------------------------
+    def write(self):
+        ctx = self.context
+        with session.writer.connection.using(ctx) as conn:
+            for r in self.requests:
+                consumer_obj.claim(
+                    ctx, r.uuid, r.generation, self.owners.get(r.uuid),
+                    self.types.get(r.uuid, consumer_obj.UNCHECKED),
+                    self.new_owner)
+            old = conn.execute(
+                sa.select(ALLOCATIONS.c.id,
+                          ALLOCATIONS.c.resource_provider_id,
+                          ALLOCATIONS.c.resource_class_id,
+                          ALLOCATIONS.c.used)
+                .where(ALLOCATIONS.c.consumer_id.in_(self.consumer_uuids))
+            ).all()
+            demands = self._demands(old)
+            for provider_id in sorted(demands):
+                self.swap_provider(provider_id, demands[provider_id])
+            self.before_allocations(conn)
+            if old:
+                conn.execute(ALLOCATIONS.delete().where(
+                    ALLOCATIONS.c.id.in_([row.id for row in old])))
+            rows = self._new_rows()
+            if rows:
+                conn.execute(ALLOCATIONS.insert(), rows)
+            consumer_obj.delete_unused(
+                ctx, [r.uuid for r in self.requests if not r.allocations])
+
+    def _demands(self, old):
+        """{provider id: {class id: Demand}} for every provider touched."""
+        demands = collections.defaultdict(dict)
+        for r in self.requests:
+            for rp_uuid, resources in r.allocations.items():
+                per_class = demands[self.provider_ids[rp_uuid]]
+                for name, amount in resources.items():
+                    class_id = self.class_ids[name]
+                    if class_id not in per_class:
+                        per_class[class_id] = Demand(class_id)
+                    per_class[class_id].amounts.append(amount)
+        for row in old:
+            per_class = demands[row.resource_provider_id]
+            if row.resource_class_id not in per_class:
+                per_class[row.resource_class_id] = Demand(
+                    row.resource_class_id)
+            per_class[row.resource_class_id].old_total += row.used
+        return demands
+
+    def _new_rows(self):
+        return [{'resource_provider_id': self.provider_ids[rp_uuid],
+                 'consumer_id': r.uuid,
+                 'resource_class_id': self.class_ids[name],
+                 'used': amount}
+                for r in self.requests
+                for rp_uuid, resources in r.allocations.items()
+                for name, amount in resources.items()]
+
+    def swap_provider(self, provider_id, demands):
+        """Bump the provider's generation on condition that what the write
+        adds fits; raise the precise reason if it does not."""
+        try:
+            db_api.update_or_explain(
+                self.context, models.ResourceProvider, provider_id,
+                {'generation': models.ResourceProvider.generation + 1},
+                self.expected_provider_values(provider_id),
+                self.requirements(provider_id, demands))
+        except db_exceptions.ConditionNotMet as exc:
+            raise self.failure(provider_id, exc)
+        except db_exceptions.NotFound:
+            # Deleted since we resolved it: it no longer exists.
+            raise AllocationProviderNotFound(
+                uuid=self.provider_uuids.get(provider_id, provider_id))
+        except db_exceptions.ConcurrentUpdate:
+            # Every condition held when re-read, yet the update kept
+            # missing: start again from a fresh view.
+            raise db_exc.RetryRequest(
+                exception.ResourceProviderConcurrentUpdateDetected())
+
+    def expected_provider_values(self, provider_id):
+        """Expected column values of the provider (none: any generation)."""
+        return {}
+
+    def failure(self, provider_id, exc):
+        return exc.condition.error
+
+    def before_allocations(self, conn):
+        """Runs after the providers' compare-and-swaps, before allocation
+        rows change (the reshaper writes inventories here)."""
+
+    def requirements(self, provider_id, demands):
+        """The conditions the provider's compare-and-swap carries: for each
+        class the write gives the consumers more of, inventory exists;
+        the amounts fit its units; the total fits its capacity."""
+        existence, units, capacity = [], [], []
+        rp_uuid = self.provider_uuids.get(provider_id)
+        for class_id in sorted(demands):
+            demand = demands[class_id]
+            if not demand.amounts:
+                continue
+            name = self.class_names[class_id]
+            same_inventory = (
+                INVENTORIES.c.resource_provider_id == provider_id,
+                INVENTORIES.c.resource_class_id == class_id)
+            existence.append(Requirement(
+                sa.exists().where(*same_inventory),
+                'must have inventory of %s' % name,
+                InvalidInventory(resource_class=name,
+                                 resource_provider=rp_uuid)))
+            units.append(Requirement(
+                sa.exists().where(*same_inventory,
+                                  *self.unit_criteria(demand.amounts)),
+                'must allow %s allocations of %s' % (
+                    name, ', '.join(map(str, sorted(set(demand.amounts))))),
+                InvalidAllocationConstraintsViolated(
+                    resource_class=name, resource_provider=rp_uuid)))
+            if demand.grows:
+                total = usage_of_others(provider_id, class_id,
+                                        self.consumer_uuids) + sa.literal(
+                    demand.total, sa.BigInteger)
+                capacity.append(Requirement(
+                    sa.exists().where(
+                        *same_inventory,
+                        total <= (INVENTORIES.c.total -
+                                  INVENTORIES.c.reserved) *
+                        INVENTORIES.c.allocation_ratio),
+                    'must have capacity for %d more %s' % (
+                        demand.total, name),
+                    InvalidAllocationCapacityExceeded(
+                        resource_class=name, resource_provider=rp_uuid)))
+        return existence + units + capacity
+
+    @staticmethod
+    def unit_criteria(amounts):
+        criteria = [INVENTORIES.c.min_unit <= min(amounts),
+                    INVENTORIES.c.max_unit >= max(amounts)]
+        criteria += [sa.literal(amount, sa.Integer) %
+                     INVENTORIES.c.step_size == 0
+                     for amount in sorted(set(amounts))]
+        return criteria
+
+
+@db_api.retrying(max_retries=WRITE_RETRIES)
+def _write(context, writer):
+    writer.write()
+
+
+def replace_all(context, requests):
+    """Replace the allocations of every consumer in ``requests`` (a list of
+    ConsumerAllocations), all or nothing.
+
+    Raises AllocationProviderNotFound, ResourceClassNotFound,
+    consumer.ConsumerGenerationConflict, InvalidInventory and its
+    subclasses (capacity, units).
+    """
+    _write(context, AllocationWriter(context, requests))
+
+
+# -- DELETE /allocations/{consumer} ----------------------------------------------
+
+@db_api.retrying(max_retries=WRITE_RETRIES)
+def delete_for_consumer(context, uuid):
+    """Remove all of a consumer's allocations and its record, bumping the
+    generation of every provider they were on. AllocationsNotFound if it
+    has none."""
+    with session.writer.connection.using(context) as conn:
+        # Deleting the record first keeps other writers of this consumer
+        # off its allocations until we commit.
+        conn.execute(CONSUMERS.delete().where(CONSUMERS.c.uuid == uuid))
+        held = conn.execute(
+            sa.select(ALLOCATIONS.c.id, ALLOCATIONS.c.resource_provider_id)
+            .where(ALLOCATIONS.c.consumer_id == uuid)).all()
+        if not held:
+            raise AllocationsNotFound(uuid=uuid)
+        for provider_id in sorted({row.resource_provider_id
+                                   for row in held}):
+            db_api.conditional_update(
+                context, models.ResourceProvider,
+                {'generation': models.ResourceProvider.generation + 1},
+                {'id': provider_id})
+        conn.execute(ALLOCATIONS.delete().where(
+            ALLOCATIONS.c.id.in_([row.id for row in held])))
+
+
+# -- reading -----------------------------------------------------------------------
+
+def _owner_columns():
+    return (CONSUMERS.c.generation.label('consumer_generation'),
+            PROJECTS.c.external_id.label('project_external_id'),
+            USERS.c.external_id.label('user_external_id'),
+            CONSUMER_TYPES.c.name.label('consumer_type'))
+
+
+def _with_owner(joined):
+    """``joined`` (allocations ...) outer-joined to the consumer and its
+    project, user and type: allocations older than consumer records still
+    show, with no consumer."""
+    return (joined
+            .outerjoin(CONSUMERS, CONSUMERS.c.uuid ==
+                       ALLOCATIONS.c.consumer_id)
+            .outerjoin(PROJECTS, PROJECTS.c.id == CONSUMERS.c.project_id)
+            .outerjoin(USERS, USERS.c.id == CONSUMERS.c.user_id)
+            .outerjoin(CONSUMER_TYPES, CONSUMER_TYPES.c.id ==
+                       CONSUMERS.c.consumer_type_id))
+
+
+def _modified(row):
+    return row.updated_at or row.created_at
+
+
+def get_for_consumer(context, uuid):
+    """The consumer's allocations, or None if it has none::
+
+        {'allocations': {rp uuid: {'generation': n,
+                                   'resources': {class: amount}}},
+         'project_id': ..., 'user_id': ..., 'consumer_generation': n,
+         'consumer_type': name or None, 'last_modified': datetime}
+
+    A consumer without a record (allocations written before consumers
+    existed) shows the incomplete project and user, and generation None:
+    the value a writer must give to take it over.
+    """
+    query = (sa.select(ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used,
+                       ALLOCATIONS.c.created_at, ALLOCATIONS.c.updated_at,
+                       PROVIDERS.c.uuid.label('provider_uuid'),
+                       PROVIDERS.c.generation.label('provider_generation'),
+                       *_owner_columns())
+             .select_from(_with_owner(ALLOCATIONS.join(
+                 PROVIDERS, PROVIDERS.c.id ==
+                 ALLOCATIONS.c.resource_provider_id)))
+             .where(ALLOCATIONS.c.consumer_id == uuid))
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(query).all()
+        if not rows:
+            return None
+        names = rc_obj.names_from_ids(
+            context, {r.resource_class_id for r in rows})
+    providers = {}
+    for row in rows:
+        entry = providers.setdefault(row.provider_uuid, {
+            'generation': row.provider_generation, 'resources': {}})
+        entry['resources'][names[row.resource_class_id]] = row.used
+    first = rows[0]
+    project, user = first.project_external_id, first.user_external_id
+    if first.consumer_generation is None:
+        conf = context.config.placement
+        project = conf.incomplete_consumer_project_id
+        user = conf.incomplete_consumer_user_id
+    return {'allocations': providers,
+            'project_id': project,
+            'user_id': user,
+            'consumer_generation': first.consumer_generation,
+            'consumer_type': first.consumer_type,
+            'last_modified': max(_modified(r) for r in rows)}
+
+
+def get_for_provider(context, uuid):
+    """The provider's allocations by consumer, or None if there is no such
+    provider::
+
+        {'resource_provider_generation': n,
+         'allocations': {consumer uuid: {'resources': {class: amount},
+                                         'consumer_generation': n or None}},
+         'last_modified': datetime or None}
+    """
+    with session.reader.connection.using(context) as conn:
+        provider = conn.execute(
+            sa.select(PROVIDERS.c.id, PROVIDERS.c.generation)
+            .where(PROVIDERS.c.uuid == uuid)).first()
+        if provider is None:
+            return None
+        rows = conn.execute(
+            sa.select(ALLOCATIONS.c.consumer_id,
+                      ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used,
+                      ALLOCATIONS.c.created_at, ALLOCATIONS.c.updated_at,
+                      CONSUMERS.c.generation.label('consumer_generation'))
+            .select_from(ALLOCATIONS.outerjoin(
+                CONSUMERS, CONSUMERS.c.uuid == ALLOCATIONS.c.consumer_id))
+            .where(ALLOCATIONS.c.resource_provider_id == provider.id)
+        ).all()
+        names = rc_obj.names_from_ids(
+            context, {r.resource_class_id for r in rows})
+    consumers = {}
+    for row in rows:
+        entry = consumers.setdefault(row.consumer_id, {
+            'resources': {}, 'consumer_generation': row.consumer_generation})
+        entry['resources'][names[row.resource_class_id]] = row.used
+    return {'resource_provider_generation': provider.generation,
+            'allocations': consumers,
+            'last_modified': max((_modified(r) for r in rows),
+                                 default=None)}

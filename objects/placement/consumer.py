@@ -1,0 +1,217 @@
+"""Consumers: who holds allocations, with a generation that guards them.
+
+A consumer row carries project, user, type and a generation. Every change
+to a consumer's allocations bumps that generation by compare-and-swap:
+``generation = generation + 1 WHERE uuid = :uuid AND generation = :given``
+when the client supplied one (microversion 1.28+), plain ``+ 1`` before
+that. A consumer the client says is new (``consumer_generation: null``) is
+inserted, and the unique key on ``uuid`` is the compare-and-swap: a second
+writer's insert fails. Consumers are created in the same transaction as
+their allocations, so any failure rolls the new row back with them.
+
+Projects, users and consumer types are reference rows named by an external
+identifier; :func:`ensure_project` and friends create them on first use in
+a short transaction of their own (a left-over project row changes nothing
+anyone can observe).
+"""
+import sqlalchemy as sa
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+
+from db import api as db_api
+from db import models
+from db import session
+from objects.placement import exception
+
+CONSUMERS = models.Consumer.__table__
+ALLOCATIONS = models.Allocation.__table__
+PROJECTS = models.Project.__table__
+USERS = models.User.__table__
+CONSUMER_TYPES = models.ConsumerType.__table__
+
+# Before microversion 1.28 a write does not name the generation it expects.
+UNCHECKED = object()
+
+
+class ConsumerGenerationConflict(exception.ConcurrentUpdateDetected):
+    """The client's consumer_generation is not the consumer's."""
+
+    def __init__(self, uuid, actual, given):
+        self.uuid, self.actual, self.given = uuid, actual, given
+        # Placement's wording, None and all: clients match on it.
+        super().__init__(
+            'consumer generation conflict - expected %s but got %s' % (
+                'null' if actual is None else actual, given))
+
+
+# -- reference rows: project, user, consumer type -----------------------------
+
+def _ensure_named(context, table, column, value):
+    """The id of the row of ``table`` whose ``column`` is ``value``,
+    inserted (in a transaction of its own) if there is none yet."""
+    query = sa.select(table.c.id).where(table.c[column] == value)
+    with session.reader.connection.using(context) as conn:
+        found = conn.execute(query).scalar()
+    if found is not None:
+        return found
+    try:
+        with session.writer.independent.connection.using(context) as conn:
+            result = conn.execute(table.insert().values({column: value}))
+            return result.inserted_primary_key[0]
+    except db_exc.DBDuplicateEntry:
+        # Another request created it first: it is committed now.
+        with session.reader.independent.connection.using(context) as conn:
+            return conn.execute(query).scalar_one()
+
+
+def ensure_project(context, external_id):
+    return _ensure_named(context, PROJECTS, 'external_id', external_id)
+
+
+def ensure_user(context, external_id):
+    return _ensure_named(context, USERS, 'external_id', external_id)
+
+
+def ensure_consumer_type(context, name):
+    return _ensure_named(context, CONSUMER_TYPES, 'name', name)
+
+
+def ensure_incomplete_owner(context):
+    """(project id, user id) recorded for consumers whose writer did not
+    name them (microversions before 1.8, allocations older than consumer
+    records): ``[placement] incomplete_consumer_project_id`` and
+    ``incomplete_consumer_user_id``."""
+    conf = context.config.placement
+    return (ensure_project(context, conf.incomplete_consumer_project_id),
+            ensure_user(context, conf.incomplete_consumer_user_id))
+
+
+# -- reading -------------------------------------------------------------------
+
+def current_generation(context, uuid):
+    """The consumer's generation now, or None if it has no record."""
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(sa.select(CONSUMERS.c.generation)
+                            .where(CONSUMERS.c.uuid == uuid)).scalar()
+
+
+# -- claiming a consumer for a write ------------------------------------------
+
+def claim(context, uuid, generation, owner=None, consumer_type_id=UNCHECKED,
+          new_owner=None):
+    """Take consumer ``uuid`` for a change of its allocations, inside the
+    caller's transaction: bump its generation by compare-and-swap, or create
+    it with generation 1.
+
+    ``generation`` is what the client expects: an int (the consumer must
+    exist with that generation), None (it must not exist) or UNCHECKED
+    (before 1.28: whatever it is). ``owner``, (project id, user id) as
+    internal ids, replaces the consumer's when given; ``new_owner`` is used
+    instead for a consumer created without one. ``consumer_type_id``
+    replaces the type unless UNCHECKED.
+
+    Raises ConsumerGenerationConflict, or oslo.db's RetryRequest when
+    another request created the consumer under us and the whole
+    transaction must run again to see it.
+    """
+    values = {}
+    if owner is not None:
+        values['project_id'], values['user_id'] = owner
+    if consumer_type_id is not UNCHECKED:
+        values['consumer_type_id'] = consumer_type_id
+    bump = dict(values, generation=models.Consumer.generation + 1)
+
+    if generation is None:
+        _create(context, uuid, values, new_owner, must_be_new=True)
+    elif generation is UNCHECKED:
+        if not db_api.conditional_update(context, models.Consumer, bump,
+                                         {'uuid': uuid}):
+            _create(context, uuid, values, new_owner, must_be_new=False)
+    elif not db_api.conditional_update(context, models.Consumer, bump,
+                                       {'uuid': uuid,
+                                        'generation': generation}):
+        actual = current_generation(context, uuid)
+        if actual == generation:
+            # Changed and changed back between the two statements.
+            raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
+        raise ConsumerGenerationConflict(uuid, actual, generation)
+
+
+def _create(context, uuid, values, new_owner, must_be_new):
+    if 'project_id' not in values:
+        values = dict(values, project_id=new_owner[0], user_id=new_owner[1])
+    values = dict(values, uuid=uuid, generation=1)
+    values.setdefault('consumer_type_id', None)
+    try:
+        with session.writer.connection.using(context) as conn:
+            conn.execute(CONSUMERS.insert().values(values))
+    except db_exc.DBDuplicateEntry:
+        # The unique uuid refused us: the consumer exists. The failed
+        # statement spoiled this transaction (PostgreSQL), so the reason
+        # is read outside it.
+        if must_be_new:
+            with session.reader.independent.connection.using(
+                    context) as conn:
+                actual = conn.execute(
+                    sa.select(CONSUMERS.c.generation)
+                    .where(CONSUMERS.c.uuid == uuid)).scalar()
+            if actual is not None:
+                raise ConsumerGenerationConflict(uuid, actual, None)
+        # Created under us (or created and gone again): run the whole
+        # transaction again, which then finds it as it is now.
+        raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
+
+
+def delete_unused(context, uuids):
+    """Remove, in the caller's transaction, the records of those consumers
+    among ``uuids`` that hold no allocation."""
+    if not uuids:
+        return
+    with session.writer.connection.using(context) as conn:
+        conn.execute(CONSUMERS.delete().where(
+            CONSUMERS.c.uuid.in_(sorted(uuids)),
+            ~sa.exists().where(ALLOCATIONS.c.consumer_id ==
+                               CONSUMERS.c.uuid)))
+
+
+# -- online data migration ----------------------------------------------------
+
+def create_incomplete_consumers(context, batch_size):
+    """Create the consumer records missing for allocations written before
+    consumers existed, with the incomplete project and user; at most
+    ``batch_size`` of them. Returns (found, done), as online data
+    migrations do; "found" counts every consumer still missing."""
+    project_id, user_id = ensure_incomplete_owner(context)
+    return _insert_missing_consumers(context, batch_size, project_id,
+                                     user_id)
+
+
+@db_api.retry_on_deadlock
+def _insert_missing_consumers(context, batch_size, project_id, user_id):
+    missing = (sa.select(ALLOCATIONS.c.consumer_id)
+               .where(~sa.exists().where(CONSUMERS.c.uuid ==
+                                         ALLOCATIONS.c.consumer_id))
+               .group_by(ALLOCATIONS.c.consumer_id))
+    with session.writer.connection.using(context) as conn:
+        found = conn.execute(sa.select(sa.func.count()).select_from(
+            missing.subquery())).scalar()
+        if not found:
+            return 0, 0
+        batch = [row[0] for row in conn.execute(
+            missing.order_by(ALLOCATIONS.c.consumer_id).limit(batch_size))]
+        # Insert only what is still missing: a writer may have created
+        # one meanwhile (if it did under our snapshot, the unique key
+        # refuses the row and the batch is tried again).
+        try:
+            done = conn.execute(CONSUMERS.insert().from_select(
+            ['uuid', 'project_id', 'user_id', 'generation', 'created_at'],
+                sa.select(ALLOCATIONS.c.consumer_id, sa.literal(project_id),
+                          sa.literal(user_id), sa.literal(1),
+                          sa.literal(timeutils.utcnow(), models.DateTime))
+                .where(ALLOCATIONS.c.consumer_id.in_(batch),
+                       ~sa.exists().where(CONSUMERS.c.uuid ==
+                                          ALLOCATIONS.c.consumer_id))
+                .group_by(ALLOCATIONS.c.consumer_id))).rowcount
+        except db_exc.DBDuplicateEntry as exc:
+            raise db_exc.RetryRequest(exc)
+    return found, done
