@@ -31,7 +31,9 @@ def _is_serialization_failure(exc):
     access due to concurrent update" (SQLSTATE 40001, REPEATABLE READ), and
     MariaDB's "Record has changed since last read" (error 1020, REPEATABLE
     READ with innodb_snapshot_isolation, the default from 11.6)."""
-    inner = getattr(getattr(exc, 'inner_exception', None), 'orig', None)
+    # oslo.db hands SQLAlchemy's error on, or wraps it in a DBError.
+    inner = getattr(exc, 'inner_exception', exc)
+    inner = getattr(inner, 'orig', None)
     if getattr(inner, 'pgcode', None) == '40001':
         return True
     args = getattr(inner, 'args', None) or (None,)
