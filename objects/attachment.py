@@ -9,6 +9,7 @@ from oslo_serialization import jsonutils
 from db import models
 from db import session
 from objects import base
+from objects import pagination
 from objects import fields
 
 
@@ -46,21 +47,25 @@ class VolumeAttachment(base.VolapiPersistentObject,
                 if self.connection_info else None)
 
     @classmethod
-    def get_all(cls, context, project_id=None, volume_id=None, filters=None):
-        """Attachments not deleted, oldest first. ``project_id`` is the
-        project of the attached volume; ``filters`` maps attachment columns
-        to values."""
+    def get_all(cls, context, project_id=None, volume_id=None, filters=None,
+                limit=None, marker=None, offset=None,
+                sort_keys=('created_at',), sort_dirs=('asc',)):
+        """Attachments not deleted. ``project_id`` is the project of the
+        attached volume; ``filters`` maps attachment columns to values;
+        keyset paging as objects.pagination does it."""
         table = cls.model.__table__
         volumes = models.Volume.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
         if project_id is not None:
-            query = query.join(volumes, volumes.c.id == table.c.volume_id) \
-                .where(volumes.c.project_id == project_id)
+            query = query.where(sa.exists().where(
+                volumes.c.id == table.c.volume_id,
+                volumes.c.project_id == project_id))
         if volume_id is not None:
             query = query.where(table.c.volume_id == volume_id)
         for column, value in (filters or {}).items():
             query = query.where(table.c[column] == value)
-        query = query.order_by(table.c.created_at, table.c.id)
+        query = pagination.paginate(context, table, query, limit, marker,
+                                    sort_keys, sort_dirs, offset)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return [cls._from_row(context, row) for row in rows]

@@ -4,6 +4,7 @@ import sqlalchemy as sa
 from db import models
 from db import session
 from objects import base
+from objects import pagination
 from objects import fields
 
 
@@ -33,9 +34,12 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     }
 
     @classmethod
-    def get_all(cls, context, project_id=None, volume_id=None, filters=None):
-        """Snapshots not deleted, oldest first; ``project_id``/``volume_id``
-        narrow the list, ``filters`` maps further columns to values."""
+    def get_all(cls, context, project_id=None, volume_id=None, filters=None,
+                limit=None, marker=None, offset=None,
+                sort_keys=('created_at',), sort_dirs=('desc',)):
+        """Snapshots not deleted; ``project_id``/``volume_id`` narrow the
+        list, ``filters`` maps further columns to values; keyset paging as
+        objects.pagination does it."""
         table = cls.model.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
         if project_id is not None:
@@ -44,16 +48,35 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             query = query.where(table.c.volume_id == volume_id)
         for column, value in (filters or {}).items():
             query = query.where(table.c[column] == value)
-        query = query.order_by(table.c.created_at, table.c.id)
+        query = pagination.paginate(context, table, query, limit, marker,
+                                    sort_keys, sort_dirs, offset)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return [cls._from_row(context, row) for row in rows]
 
-    def metadata(self):
-        """The snapshot's metadata as a dict."""
+    @classmethod
+    def count(cls, context, project_id=None, filters=None):
+        table = cls.model.__table__
+        query = sa.select(sa.func.count()).select_from(table).where(
+            table.c.deleted == sa.false())
+        if project_id is not None:
+            query = query.where(table.c.project_id == project_id)
+        for column, value in (filters or {}).items():
+            query = query.where(table.c[column] == value)
+        with session.reader.connection.using(context) as conn:
+            return conn.execute(query).scalar()
+
+    @staticmethod
+    def metadata_of(context, snapshot_ids):
+        """{snapshot id: {key: value}} for the given snapshots (one query)."""
         table = models.SnapshotMetadata.__table__
-        with session.reader.connection.using(self._context) as conn:
+        found = {ident: {} for ident in snapshot_ids}
+        if not found:
+            return found
+        with session.reader.connection.using(context) as conn:
             rows = conn.execute(
-                sa.select(table.c.key, table.c.value)
-                .where(table.c.snapshot_id == self.id)).all()
-        return {key: value for key, value in rows}
+                sa.select(table.c.snapshot_id, table.c.key, table.c.value)
+                .where(table.c.snapshot_id.in_(list(found)))).all()
+        for snapshot_id, key, value in rows:
+            found[snapshot_id][key] = value
+        return found

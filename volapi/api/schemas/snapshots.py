@@ -1,0 +1,47 @@
+"""Bodies of POST /snapshots and PUT /snapshots/{id}."""
+from volapi.api.schemas import parameter_types as types
+from volapi.api.schemas import volume_actions
+
+create = {
+    'type': 'object',
+    'properties': {
+        'snapshot': {
+            'type': 'object',
+            'properties': {
+                'volume_id': volume_actions.uuid,
+                'force': types.boolean,
+                'name': types.optional_name,
+                'display_name': types.optional_name,
+                'description': types.description,
+                'display_description': types.description,
+                'metadata': types.key_value_pairs_allow_null,
+            },
+            'required': ['volume_id'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['snapshot'],
+    'additionalProperties': False,
+}
+
+update = {
+    'type': 'object',
+    'properties': {
+        'snapshot': {
+            'type': 'object',
+            'properties': {
+                'name': types.optional_name,
+                'display_name': types.optional_name,
+                'description': types.description,
+                'display_description': types.description,
+            },
+            'anyOf': [{'required': ['name']},
+                      {'required': ['display_name']},
+                      {'required': ['description']},
+                      {'required': ['display_description']}],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['snapshot'],
+    'additionalProperties': False,
+}

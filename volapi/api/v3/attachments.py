@@ -1,0 +1,177 @@
+"""/v3/[{project_id}/]attachments (3.27+): the new attach flow.
+
+- POST without a connector reserves the volume for an instance
+  (``attachment_reserve``); with one it starts attaching
+  (``attachment_attach``) and the worker's connection info is returned;
+- PUT gives a reserved attachment its connector (``attachment_update`` +
+  ``attachment_connect``) and returns the connection info;
+- POST {id}/action ``os-complete`` (3.44) marks it attached;
+- DELETE removes it; the volume's status follows what remains.
+
+Each change is a compare-and-swap of the volume row together with the
+attachment row, in one transaction.
+"""
+import pecan
+from oslo_utils import strutils
+
+from volapi.api import common
+from volapi.api import errors
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
+from volapi.api.schemas import attachments as schemas
+from volapi.api.v3 import service_errors
+from volapi.api.views import attachments as views
+from volapi.policies import volume_actions as policies
+from volapi.volume import api as volume_api
+import objects
+
+MIN_VERSION = (3, 27)
+COMPLETE_VERSION = (3, 44)
+MODE_VERSION = (3, 54)
+# Query parameter -> column, for filters and sort keys.
+FILTERS = {'volume_id': 'volume_id', 'status': 'attach_status',
+           'attach_status': 'attach_status', 'instance_id': 'instance_uuid'}
+SORT_KEYS = dict(FILTERS, id='id', created_at='created_at',
+                 updated_at='updated_at')
+
+
+def _require(version):
+    request = pecan.request
+    if request.api_version < version:
+        raise errors.NotFound('API version %d.%d is not supported on this '
+                              'method.' % tuple(request.api_version)[:2])
+
+
+def _get(context, attachment_id, rule):
+    attachment = volume_api.get_attachment(context, attachment_id)
+    policy.authorize(context, rule)
+    return attachment
+
+
+class AttachmentController:
+    """/attachments/{attachment_id}"""
+
+    def __init__(self, attachment_id):
+        self.attachment_id = attachment_id
+
+    @pecan.expose(generic=True)
+    @rest.json(200)
+    def index(self, **params):
+        _require(MIN_VERSION)
+        context = pecan.request.ctx
+        return views.show(_get(context, self.attachment_id,
+                               policies.ATTACHMENT_GET))
+
+    @index.when(method='PUT')
+    @rest.json(200)
+    @validation.schema(schemas.update)
+    def update(self, body, **params):
+        _require(MIN_VERSION)
+        context = pecan.request.ctx
+        attachment = _get(context, self.attachment_id,
+                          policies.ATTACHMENT_UPDATE)
+        with service_errors.translated():
+            volume_api.attachment_update(
+                context, attachment, body['attachment']['connector'],
+                version=pecan.request.api_version)
+        return views.show(attachment)
+
+    @index.when(method='DELETE')
+    @rest.json(200)
+    def delete(self, **params):
+        _require(MIN_VERSION)
+        context = pecan.request.ctx
+        attachment = _get(context, self.attachment_id,
+                          policies.ATTACHMENT_DELETE)
+        with service_errors.translated():
+            remaining = volume_api.attachment_delete(
+                context, attachment, version=pecan.request.api_version)
+        return views.collection(remaining)
+
+    @pecan.expose()
+    @rest.json(204)
+    def action(self, **params):
+        if pecan.request.method != 'POST':
+            raise errors.MethodNotAllowed()
+        _require(MIN_VERSION)
+        body = validation.parse_body(pecan.request)
+        if not isinstance(body, dict) or len(body) != 1:
+            raise errors.BadRequest(
+                'The action body must be an object with exactly one key, '
+                'the action.')
+        (name, argument), = body.items()
+        if name != 'os-complete':
+            raise errors.BadRequest('There is no such action: %s' % name)
+        _require(COMPLETE_VERSION)
+        validation.validate(schemas.complete, argument)
+        context = pecan.request.ctx
+        attachment = _get(context, self.attachment_id,
+                          policies.ATTACHMENT_COMPLETE)
+        with service_errors.translated():
+            volume_api.attachment_complete(
+                context, attachment, version=pecan.request.api_version)
+
+
+class AttachmentsController:
+    """/attachments, /attachments/detail and /attachments/{id}"""
+
+    @pecan.expose(generic=True)
+    @rest.json(200)
+    def index(self, **params):
+        return _list(detailed=False)
+
+    @pecan.expose()
+    @rest.json(200)
+    def detail(self, **params):
+        if pecan.request.method != 'GET':
+            raise errors.MethodNotAllowed()
+        return _list(detailed=True)
+
+    @index.when(method='POST')
+    @rest.json(200)
+    @validation.schema(schemas.create)
+    def create(self, body, **params):
+        _require(MIN_VERSION)
+        request = pecan.request
+        context = request.ctx
+        spec = body['attachment']
+        mode = spec.get('mode') if request.api_version >= MODE_VERSION \
+            else None
+        with service_errors.translated():
+            volume = volume_api.get_volume(context, spec['volume_uuid'])
+            policy.authorize(context, policies.ATTACHMENT_CREATE,
+                             {'project_id': volume.project_id})
+            attachment = volume_api.attachment_create(
+                context, volume, spec['instance_uuid'],
+                connector=spec.get('connector'), mode=mode,
+                version=request.api_version)
+        return views.show(attachment)
+
+    @pecan.expose()
+    def _lookup(self, attachment_id, *remainder):
+        return AttachmentController(attachment_id), remainder
+
+
+def _list(detailed):
+    _require(MIN_VERSION)
+    request = pecan.request
+    context = request.ctx
+    policy.authorize(context, policies.ATTACHMENT_GET)
+    params = request.GET
+    limit, marker, offset = common.pagination_params(params)
+    keys, dirs = common.sort_params(params, default_dir='asc')
+    try:
+        sort_keys = [SORT_KEYS[key] for key in keys]
+    except KeyError as e:
+        raise errors.BadRequest('Invalid input received: Invalid sort key '
+                                '%s' % e.args[0]) from None
+    filters = {FILTERS[key]: value for key, value in params.items()
+               if key in FILTERS}
+    all_tenants = context.is_admin and strutils.bool_from_string(
+        params.get('all_tenants', False))
+    attachments = objects.VolumeAttachment.get_all(
+        context, project_id=None if all_tenants else context.project_id,
+        filters=filters, limit=limit, marker=marker, offset=offset,
+        sort_keys=sort_keys, sort_dirs=dirs)
+    return views.collection(attachments, detailed)

@@ -1,0 +1,152 @@
+"""/v3/[{project_id}/]snapshots: create, list, show, rename, delete.
+
+Create is the ``snapshot_create`` transition: a compare-and-swap on the
+volume and the insert of the snapshot row in one transaction, so a
+concurrent volume delete ("must have no snapshots") cannot pass. Delete is
+the ``snapshot_delete`` transition. Both then cast to a worker.
+"""
+import pecan
+from oslo_utils import strutils
+
+from volapi.api import common
+from volapi.api import errors
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
+from volapi.api.schemas import snapshots as schemas
+from volapi.api.v3 import service_errors
+from volapi.api.views import snapshots as views
+from volapi.policies import snapshots as policies
+from volapi.volume import api as volume_api
+import objects
+
+# Query parameter -> column, for filters and sort keys.
+FILTERS = {'status': 'status', 'volume_id': 'volume_id',
+           'name': 'display_name'}
+SORT_KEYS = dict(FILTERS, id='id', size='volume_size',
+                 created_at='created_at', updated_at='updated_at')
+
+
+def _get(context, snapshot_id, rule):
+    snapshot = volume_api.get_snapshot(context, snapshot_id)
+    policy.authorize(context, rule, {'project_id': snapshot.project_id})
+    return snapshot
+
+
+def _show(context, snapshot):
+    metadata = objects.Snapshot.metadata_of(context, [snapshot.id])
+    return views.show(pecan.request, snapshot, metadata[snapshot.id])
+
+
+def _text(spec, key, legacy_key):
+    value = spec.get(key, spec.get(legacy_key))
+    return value.strip() if isinstance(value, str) else value
+
+
+class SnapshotController:
+    """/snapshots/{snapshot_id}"""
+
+    def __init__(self, snapshot_id):
+        self.snapshot_id = snapshot_id
+
+    @pecan.expose(generic=True)
+    @rest.json(200)
+    def index(self, **params):
+        context = pecan.request.ctx
+        return _show(context, _get(context, self.snapshot_id, policies.GET))
+
+    @index.when(method='PUT')
+    @rest.json(200)
+    @validation.schema(schemas.update)
+    def update(self, body, **params):
+        context = pecan.request.ctx
+        snapshot = _get(context, self.snapshot_id, policies.UPDATE)
+        spec = body['snapshot']
+        values = {}
+        if 'name' in spec or 'display_name' in spec:
+            values['display_name'] = _text(spec, 'name', 'display_name')
+        if 'description' in spec or 'display_description' in spec:
+            values['display_description'] = _text(spec, 'description',
+                                                  'display_description')
+        volume_api.update_snapshot(context, snapshot, values)
+        return _show(context, snapshot)
+
+    @index.when(method='DELETE')
+    @rest.json(202)
+    def delete(self, **params):
+        context = pecan.request.ctx
+        snapshot = _get(context, self.snapshot_id, policies.DELETE)
+        with service_errors.translated():
+            volume_api.delete_snapshot(context, snapshot,
+                                       version=pecan.request.api_version)
+
+
+class SnapshotsController:
+    """/snapshots, /snapshots/detail and /snapshots/{snapshot_id}"""
+
+    @pecan.expose(generic=True)
+    @rest.json(200)
+    def index(self, **params):
+        return _list(detailed=False)
+
+    @pecan.expose()
+    @rest.json(200)
+    def detail(self, **params):
+        if pecan.request.method != 'GET':
+            raise errors.MethodNotAllowed()
+        return _list(detailed=True)
+
+    @index.when(method='POST')
+    @rest.json(202)
+    @validation.schema(schemas.create)
+    def create(self, body, **params):
+        request = pecan.request
+        context = request.ctx
+        spec = body['snapshot']
+        volume = volume_api.get_volume(context, spec['volume_id'])
+        policy.authorize(context, policies.CREATE,
+                         {'project_id': volume.project_id})
+        force = strutils.bool_from_string(spec.get('force', False),
+                                          strict=True)
+        with service_errors.translated():
+            snapshot = volume_api.create_snapshot(
+                context, volume, name=_text(spec, 'name', 'display_name'),
+                description=_text(spec, 'description',
+                                  'display_description'),
+                force=force, metadata=spec.get('metadata'),
+                version=request.api_version)
+        return _show(context, snapshot)
+
+    @pecan.expose()
+    def _lookup(self, snapshot_id, *remainder):
+        return SnapshotController(snapshot_id), remainder
+
+
+def _list(detailed):
+    request = pecan.request
+    context = request.ctx
+    policy.authorize(context, policies.GET_ALL)
+    params = request.GET
+    limit, marker, offset = common.pagination_params(params)
+    keys, dirs = common.sort_params(params)
+    try:
+        sort_keys = [SORT_KEYS[key] for key in keys]
+    except KeyError as e:
+        raise errors.BadRequest('Invalid input received: Invalid sort key '
+                                '%s' % e.args[0]) from None
+    filters = {FILTERS[key]: value for key, value in params.items()
+               if key in FILTERS}
+    all_tenants = context.is_admin and strutils.bool_from_string(
+        params.get('all_tenants', False))
+    project_id = None if all_tenants else context.project_id
+    snapshots = objects.Snapshot.get_all(
+        context, project_id=project_id, filters=filters, limit=limit,
+        marker=marker, offset=offset, sort_keys=sort_keys, sort_dirs=dirs)
+    metadata = objects.Snapshot.metadata_of(context,
+                                            [s.id for s in snapshots])
+    count = None
+    if request.api_version >= (3, 45) and strutils.bool_from_string(
+            params.get('with_count', False)):
+        count = objects.Snapshot.count(context, project_id, filters)
+    return views.collection(request, snapshots, metadata, detailed, limit,
+                            count)

@@ -1,0 +1,50 @@
+"""Snapshot bodies, field for field as Cinder's v3 view builder (with the
+extended snapshot attributes on show and detail) returns them."""
+from volapi.api import common
+
+COLLECTION = 'snapshots'
+
+
+def summary(request, snapshot, metadata):
+    view = {
+        'id': snapshot.id,
+        'created_at': snapshot.created_at,
+        'updated_at': snapshot.updated_at,
+        'name': snapshot.display_name,
+        'description': snapshot.display_description,
+        'volume_id': snapshot.volume_id,
+        'status': snapshot.status,
+        'size': snapshot.volume_size,
+        'metadata': metadata,
+    }
+    version = request.api_version
+    if version >= (3, 14):
+        view['group_snapshot_id'] = None
+    if version >= (3, 41):
+        view['user_id'] = snapshot.user_id
+    return view
+
+
+def detail(request, snapshot, metadata):
+    view = summary(request, snapshot, metadata)
+    view['os-extended-snapshot-attributes:progress'] = snapshot.progress
+    view['os-extended-snapshot-attributes:project_id'] = snapshot.project_id
+    return view
+
+
+def show(request, snapshot, metadata):
+    return {'snapshot': detail(request, snapshot, metadata)}
+
+
+def collection(request, snapshots, metadata, detailed, limit, count=None):
+    build = detail if detailed else summary
+    items = [build(request, s, metadata[s.id]) for s in snapshots]
+    body = {'snapshots': items}
+    links = common.next_link(
+        request, 'snapshots/detail' if detailed else 'snapshots', items,
+        limit)
+    if links:
+        body['snapshots_links'] = links
+    if count is not None:
+        body['count'] = count
+    return body
