@@ -48,6 +48,12 @@ class VolumeType(SoftDeleteMixin, Base):
     name = sa.Column(NAME, nullable=False)
     description = sa.Column(NAME)
     is_public = sa.Column(sa.Boolean, default=True, nullable=False)
+    # The name while the type is live, NULL once soft-deleted: its unique
+    # constraint makes "no two live types share a name" hold under
+    # concurrent creates (migration 0002_volume_types).
+    live_name = sa.Column(NAME)
+    __table_args__ = (sa.UniqueConstraint(
+        'live_name', name='uniq_volume_types0live_name'),)
 
 
 class VolumeTypeExtraSpec(Base):

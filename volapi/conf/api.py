@@ -1,8 +1,24 @@
-"""Options of volapi's api part. Owned by whoever builds that part."""
+"""Options of volapi's volume API ([api])."""
 from oslo_config import cfg
 
 GROUP = 'api'
-api_opts = []
+api_opts = [
+    cfg.StrOpt('auth_strategy', default='noauth',
+               choices=[('noauth', "Cinder's noauth: the token is "
+                         "'user:project'; user 'admin' or role 'admin' "
+                         "is an administrator"),
+                        ('keystone', 'keystonemiddleware.auth_token '
+                         '([keystone_authtoken] options)')],
+               help='How the volume API authenticates requests.'),
+    cfg.IntOpt('osapi_max_limit', default=1000, min=1,
+               help='The most items a list request returns at once.'),
+    cfg.StrOpt('default_volume_type', default='__DEFAULT__',
+               help='Name of the volume type a volume gets when created '
+                    'without one. It cannot be deleted.'),
+    cfg.StrOpt('storage_availability_zone', default='nova',
+               help='The availability zone volumes are created in; a '
+                    'create request naming another one is refused.'),
+]
 
 
 def register_opts(conf):

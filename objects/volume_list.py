@@ -1,0 +1,126 @@
+"""Reading volumes in bulk (lists with filters and pagination, and what a
+view needs besides the row: metadata, type, attachments) and inserting one.
+"""
+import sqlalchemy as sa
+
+from db import api as db_api
+from db import exceptions
+from db import models
+from db import session
+from objects import pagination
+
+VOLUMES = models.Volume.__table__
+METADATA = models.VolumeMetadata.__table__
+ATTACHMENTS = models.VolumeAttachment.__table__
+
+
+@db_api.retry_on_deadlock
+def insert(context, columns, metadata, guards=()):
+    """One transaction: the guards, the volume row, its metadata rows."""
+    with session.writer.connection.using(context) as conn:
+        for guard in guards:
+            guard()
+        conn.execute(VOLUMES.insert().values(**columns))
+        if metadata:
+            conn.execute(METADATA.insert(), [
+                {'volume_id': columns['id'], 'key': key, 'value': value}
+                for key, value in metadata.items()])
+
+
+def get(context, volume_id, project_only=True):
+    """The live volume ``volume_id``; another project's is NotFound to a
+    non-admin, as if it did not exist."""
+    from objects.volume import Volume
+    query = sa.select(VOLUMES).where(VOLUMES.c.id == volume_id,
+                                     VOLUMES.c.deleted == sa.false())
+    if project_only and not context.is_admin:
+        query = query.where(VOLUMES.c.project_id == context.project_id)
+    with session.reader.connection.using(context) as conn:
+        row = conn.execute(query).mappings().first()
+    if row is None:
+        raise exceptions.NotFound('volume', volume_id)
+    return Volume._from_row(context, row)
+
+
+def _filtered(query, project_id, filters):
+    if project_id is not None:
+        query = query.where(VOLUMES.c.project_id == project_id)
+    for key, value in (filters or {}).items():
+        if key == 'metadata':
+            for meta_key, meta_value in value.items():
+                query = query.where(sa.exists().where(
+                    METADATA.c.volume_id == VOLUMES.c.id,
+                    METADATA.c.key == meta_key,
+                    METADATA.c.value == meta_value))
+        elif key.endswith('~'):
+            column = VOLUMES.c[key[:-1]]
+            query = query.where(column.like('%%%s%%' % _escape_like(value),
+                                            escape='\\'))
+        elif isinstance(value, (list, tuple)):
+            query = query.where(VOLUMES.c[key].in_(value))
+        else:
+            query = query.where(VOLUMES.c[key] == value)
+    return query
+
+
+def _escape_like(text):
+    return text.replace('\\', '\\\\').replace('%', '\\%').replace('_', '\\_')
+
+
+def get_all(context, project_id=None, filters=None, limit=None, marker=None,
+            sort_keys=('created_at',), sort_dirs=('desc',), offset=None):
+    """Live volumes of ``project_id`` (None: every project), filtered by
+    column values (``{'status': 'available'}``, ``{'display_name~': 'x'}``
+    for a substring, ``{'metadata': {...}}``), in pages."""
+    from objects.volume import Volume
+    query = _filtered(
+        sa.select(VOLUMES).where(VOLUMES.c.deleted == sa.false()),
+        project_id, filters)
+    query = pagination.paginate(context, VOLUMES, query, limit=limit,
+                                marker=marker, sort_keys=sort_keys,
+                                sort_dirs=sort_dirs, offset=offset)
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(query).mappings().all()
+    return [Volume._from_row(context, row) for row in rows]
+
+
+def count(context, project_id=None, filters=None):
+    query = _filtered(
+        sa.select(sa.func.count()).select_from(VOLUMES)
+        .where(VOLUMES.c.deleted == sa.false()), project_id, filters)
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(query).scalar()
+
+
+def load_details(context, volumes):
+    """Fill each volume's ``metadata`` and ``volume_type`` and return its
+    attachments ({volume_id: [attachment row mapping]}), in three queries
+    whatever the number of volumes."""
+    from objects.volume_type import VolumeType
+    if not volumes:
+        return {}
+    ids = [volume.id for volume in volumes]
+    type_ids = {v.volume_type_id for v in volumes if v.volume_type_id}
+    metadata, attachments, types = {}, {}, {}
+    with session.reader.connection.using(context) as conn:
+        for volume_id, key, value in conn.execute(
+                sa.select(METADATA.c.volume_id, METADATA.c.key,
+                          METADATA.c.value)
+                .where(METADATA.c.volume_id.in_(ids))):
+            metadata.setdefault(volume_id, {})[key] = value
+        for row in conn.execute(
+                sa.select(ATTACHMENTS)
+                .where(ATTACHMENTS.c.volume_id.in_(ids),
+                       ATTACHMENTS.c.deleted == sa.false())
+                .order_by(ATTACHMENTS.c.created_at)).mappings():
+            attachments.setdefault(row['volume_id'], []).append(row)
+        if type_ids:
+            type_table = models.VolumeType.__table__
+            for row in conn.execute(sa.select(type_table).where(
+                    type_table.c.id.in_(type_ids))).mappings():
+                types[row['id']] = VolumeType._from_row(context, row)
+    for volume in volumes:
+        volume.metadata = metadata.get(volume.id, {})
+        volume.volume_type = types.get(volume.volume_type_id)
+        volume.obj_reset_changes(['metadata', 'volume_type'])
+    return attachments

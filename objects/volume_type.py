@@ -1,0 +1,184 @@
+"""The VolumeType object: a named set of extra specs volumes are made with.
+
+Names are unique among live types through the ``live_name`` unique
+constraint, so create is a plain insert that fails on a duplicate; delete is
+one compare-and-swap that also requires no live volume to use the type.
+"""
+import uuid
+
+import sqlalchemy as sa
+from oslo_db import exception as oslo_db_exc
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+
+from db import api as db_api
+from db import conditions as cond
+from db import exceptions
+from db import models
+from db import session
+from objects import base
+from objects import fields
+
+DEFAULT_TYPE_ID = '8ec57e01-1841-45cb-b833-d43ee4089eb6'
+DEFAULT_TYPE_NAME = '__DEFAULT__'
+DEFAULT_TYPE_DESCRIPTION = 'Default Volume Type'
+
+
+class VolumeTypeExists(Exception):
+    def __init__(self, name):
+        self.name = name
+        super().__init__('Volume Type %s already exists.' % name)
+
+
+@base.register
+class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
+    # Version 1.0: initial version
+    VERSION = '1.0'
+
+    model = models.VolumeType
+
+    fields = {
+        'id': fields.UUIDField(),
+        'name': fields.StringField(),
+        'description': fields.StringField(nullable=True),
+        'is_public': fields.BooleanField(default=True),
+        'extra_specs': fields.DictOfNullableStringsField(default={}),
+        'created_at': fields.DateTimeField(nullable=True),
+        'updated_at': fields.DateTimeField(nullable=True),
+        'deleted_at': fields.DateTimeField(nullable=True),
+        'deleted': fields.BooleanField(default=False),
+    }
+
+    # -- reading --------------------------------------------------------------
+    @classmethod
+    def _load(cls, context, rows):
+        """Objects for ``rows`` with their extra specs (one more query)."""
+        types = [cls._from_row(context, row) for row in rows]
+        if not types:
+            return types
+        specs = models.VolumeTypeExtraSpec.__table__
+        with session.reader.connection.using(context) as conn:
+            found = conn.execute(
+                sa.select(specs.c.volume_type_id, specs.c.key,
+                          specs.c.value)
+                .where(specs.c.volume_type_id.in_([t.id for t in types])))
+            by_type = {}
+            for type_id, key, value in found:
+                by_type.setdefault(type_id, {})[key] = value
+        for volume_type in types:
+            volume_type.extra_specs = by_type.get(volume_type.id, {})
+            volume_type.obj_reset_changes(['extra_specs'])
+        return types
+
+    @classmethod
+    def get(cls, context, ident, include_private=True):
+        """The live type whose id or name is ``ident``."""
+        table = cls.model.__table__
+        match = table.c.name == ident
+        if uuidutils.is_uuid_like(ident):
+            match = sa.or_(table.c.id == ident, match)
+        query = sa.select(table).where(match,
+                                       table.c.deleted == sa.false())
+        if not include_private:
+            query = query.where(table.c.is_public == sa.true())
+        with session.reader.connection.using(context) as conn:
+            rows = conn.execute(query.order_by(
+                (table.c.id == ident).desc())).mappings().all()
+        if not rows:
+            raise exceptions.NotFound('volume type', ident)
+        return cls._load(context, rows[:1])[0]
+
+    @classmethod
+    def get_all(cls, context, include_private=True, is_public=None,
+                limit=None, marker=None, sort_keys=None, sort_dirs=None,
+                offset=None, extra_specs=None):
+        """Live types, ordered and paginated like every volapi list."""
+        from objects import pagination
+        table = cls.model.__table__
+        query = sa.select(table).where(table.c.deleted == sa.false())
+        if not include_private:
+            query = query.where(table.c.is_public == sa.true())
+        elif is_public is not None:
+            query = query.where(table.c.is_public == bool(is_public))
+        specs = models.VolumeTypeExtraSpec.__table__
+        for key, value in (extra_specs or {}).items():
+            query = query.where(sa.exists().where(
+                specs.c.volume_type_id == table.c.id, specs.c.key == key,
+                specs.c.value == value))
+        query = pagination.paginate(
+            context, table, query, limit=limit, marker=marker,
+            sort_keys=sort_keys or ['created_at'],
+            sort_dirs=sort_dirs or ['asc'], offset=offset)
+        with session.reader.connection.using(context) as conn:
+            rows = conn.execute(query).mappings().all()
+        return cls._load(context, rows)
+
+    @classmethod
+    def get_default(cls, context):
+        """The ``__DEFAULT__`` type, made again if it is missing (a database
+        emptied by hand); the insert of a fixed id is idempotent."""
+        try:
+            return cls.get(context, DEFAULT_TYPE_ID)
+        except exceptions.NotFound:
+            pass
+        try:
+            cls(context, id=DEFAULT_TYPE_ID, name=DEFAULT_TYPE_NAME,
+                description=DEFAULT_TYPE_DESCRIPTION, is_public=True,
+                extra_specs={}).create()
+        except VolumeTypeExists:
+            pass  # another request made it first
+        return cls.get(context, DEFAULT_TYPE_ID)
+
+    # -- writing --------------------------------------------------------------
+    def create(self):
+        """Insert the type and its extra specs in one transaction."""
+        if not self.obj_attr_is_set('id'):
+            self.id = str(uuid.uuid4())
+        now = timeutils.utcnow()
+        row = {'id': self.id, 'name': self.name, 'live_name': self.name,
+               'description': self.description if self.obj_attr_is_set(
+                   'description') else None,
+               'is_public': self.is_public, 'deleted': False,
+               'created_at': now}
+        specs = self.extra_specs if self.obj_attr_is_set(
+            'extra_specs') else {}
+        try:
+            _insert_type(self._context, row, specs)
+        except oslo_db_exc.DBDuplicateEntry:
+            raise VolumeTypeExists(self.name) from None
+        self.created_at = now
+        self.deleted = False
+        self.obj_reset_changes()
+
+    def destroy(self):
+        """Soft-delete the type unless a live volume uses it, as one
+        compare-and-swap; raises ConditionNotMet naming the refusal."""
+        volumes = models.Volume.__table__
+        in_use = sa.exists().where(volumes.c.volume_type_id == self.id,
+                                   volumes.c.deleted == sa.false())
+        self.conditional_update_or_raise(
+            {'deleted': True, 'deleted_at': timeutils.utcnow(),
+             'live_name': None},
+            expected_values={},
+            filters=[cond.Filter(~in_use, 'is in use by volumes')])
+
+    def guard_in_use(self):
+        """Inside a transaction that inserts a volume of this type: write
+        the type's row (no value changes) so that a concurrent delete of
+        the type conflicts with the insert instead of missing it. The
+        default type cannot be deleted and needs no guard (it would make
+        every create contend on one row)."""
+        if self.id == DEFAULT_TYPE_ID:
+            return
+        db_api.update_or_explain(self._context, self.model, self.id,
+                                 {'deleted': False}, {'deleted': False})
+
+
+@db_api.retry_on_deadlock
+def _insert_type(context, row, specs):
+    with session.writer.connection.using(context) as conn:
+        conn.execute(models.VolumeType.__table__.insert().values(**row))
+        if specs:
+            conn.execute(models.VolumeTypeExtraSpec.__table__.insert(), [
+                {'volume_type_id': row['id'], 'key': key, 'value': value}
+                for key, value in specs.items()])

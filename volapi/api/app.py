@@ -1,0 +1,35 @@
+"""The volume API's WSGI application (``setup_app``).
+
+Layers, outermost first: request id, versions documents (no auth),
+authentication (noauth or keystone), microversion, then a thin pecan
+application (object dispatch, no templates, one error hook).
+"""
+import pecan
+
+from volapi.api import auth
+from volapi.api import middleware
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api.v3 import root
+from volapi import conf as volapi_conf
+
+
+def setup_app(conf=None):
+    """A WSGI callable serving Cinder's v3 API. ``conf`` defaults to
+    volapi's CONF, which must be parsed and the database configured
+    (volapi.config.setup) before requests arrive."""
+    conf = conf or volapi_conf.CONF
+    import objects
+    objects.register_all()
+    policy.init(conf)
+    application = pecan.Pecan(
+        root.RootController(),
+        hooks=[rest.FaultHook()],
+        request_cls=rest.Request,
+        force_canonical=False,
+        guess_content_type_from_ext=False,
+    )
+    application = middleware.Microversion(application)
+    application = auth.pipeline(application, conf)
+    application = middleware.VersionDocuments(application)
+    return middleware.RequestId(application)

@@ -1,0 +1,84 @@
+"""Query parameters every list takes (limit, marker, offset, sort) and the
+links a view carries, as Cinder's api/common.py has them."""
+import urllib.parse
+
+from volapi.api import errors
+from volapi import conf as volapi_conf
+
+CONF = volapi_conf.CONF
+SORT_DIRECTIONS = ('asc', 'desc')
+
+
+def _non_negative_int(params, name):
+    value = params.get(name)
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise errors.BadRequest('%s param must be an integer' % name) \
+            from None
+    if number < 0:
+        raise errors.BadRequest('%s param must be positive' % name)
+    return number
+
+
+def pagination_params(params):
+    """(limit, marker, offset) from the query; limit is capped at
+    [api] osapi_max_limit."""
+    limit = _non_negative_int(params, 'limit')
+    max_limit = CONF.api.osapi_max_limit
+    limit = max_limit if limit is None else min(limit, max_limit)
+    offset = _non_negative_int(params, 'offset')
+    return limit, params.get('marker'), offset
+
+
+def sort_params(params, default_key='created_at', default_dir='desc'):
+    """(keys, dirs) from ``sort=k1:d1,k2`` or the older ``sort_key`` and
+    ``sort_dir`` (which cannot be combined with ``sort``)."""
+    if 'sort' in params:
+        if 'sort_key' in params or 'sort_dir' in params:
+            raise errors.BadRequest(
+                "The 'sort_key' and 'sort_dir' parameters are deprecated "
+                "and cannot be used with the 'sort' parameter.")
+        keys, dirs = [], []
+        for item in params['sort'].split(','):
+            key, _sep, direction = item.strip().partition(':')
+            keys.append(key.strip())
+            dirs.append(direction.strip().lower() or default_dir)
+    else:
+        keys = [params.get('sort_key', default_key)]
+        dirs = [params.get('sort_dir', default_dir).lower()]
+    for direction in dirs:
+        if direction not in SORT_DIRECTIONS:
+            raise errors.BadRequest(
+                "Invalid input received: Unknown sort direction, must be "
+                "'desc' or 'asc'")
+    return keys, dirs
+
+
+def base_url(request):
+    """Scheme, host and the path up to the API (no /v3)."""
+    return request.host_url + request.script_name
+
+
+def resource_links(request, collection, ident):
+    project_id = request.ctx.project_id
+    base = base_url(request)
+    return [
+        {'rel': 'self',
+         'href': '%s/v3/%s/%s/%s' % (base, project_id, collection, ident)},
+        {'rel': 'bookmark',
+         'href': '%s/%s/%s/%s' % (base, project_id, collection, ident)},
+    ]
+
+
+def next_link(request, collection, items, limit):
+    """Cinder's ``*_links``: a next page link when the page is full."""
+    if not items or limit is None or len(items) < limit:
+        return None
+    params = [(k, v) for k, v in request.GET.items() if k != 'marker']
+    params.append(('marker', items[-1]['id']))
+    return [{'rel': 'next', 'href': '%s/v3/%s/%s?%s' % (
+        base_url(request), request.ctx.project_id, collection,
+        urllib.parse.urlencode(params))}]

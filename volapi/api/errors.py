@@ -1,0 +1,139 @@
+"""Errors of the volume API and their Cinder-compatible bodies.
+
+Controllers (ours and engineer B's) raise the classes below, or let the db
+layer's exceptions through; :func:`to_fault` turns any exception into the
+status, message and headers of a Cinder fault
+(``{"badRequest": {"code": 400, "message": "..."}}``). Nothing here knows
+about pecan; ``hooks.FaultHook`` and the WSGI middlewares use it.
+"""
+import json
+import logging
+
+import webob.exc
+
+from db import exceptions as db_exc
+
+LOG = logging.getLogger(__name__)
+
+# Cinder's Fault._fault_names; any other status is a "computeFault".
+FAULT_NAMES = {
+    400: 'badRequest',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'itemNotFound',
+    405: 'badMethod',
+    409: 'conflictingRequest',
+    413: 'overLimit',
+    415: 'badMediaType',
+    501: 'notImplemented',
+    503: 'serviceUnavailable',
+}
+DEFAULT_FAULT_NAME = 'computeFault'
+INTERNAL_ERROR_MESSAGE = ('The server has either erred or is incapable of '
+                          'performing the requested operation.')
+
+
+class APIError(Exception):
+    """An error with an HTTP status; ``message`` is what the client reads."""
+
+    status = 500
+    default_message = INTERNAL_ERROR_MESSAGE
+
+    def __init__(self, message=None, headers=None):
+        self.message = message or self.default_message
+        self.headers = headers or {}
+        super().__init__(self.message)
+
+
+class BadRequest(APIError):
+    status = 400
+    default_message = 'The server could not comply with the request.'
+
+
+class Unauthorized(APIError):
+    status = 401
+    default_message = 'This server could not verify that you are authorized.'
+
+
+class Forbidden(APIError):
+    status = 403
+    default_message = 'Policy does not allow this action to be performed.'
+
+
+class NotFound(APIError):
+    status = 404
+    default_message = 'The resource could not be found.'
+
+
+class MethodNotAllowed(APIError):
+    status = 405
+    default_message = 'The method is not allowed for this resource.'
+
+
+class NotAcceptable(APIError):
+    status = 406
+    default_message = 'The requested version is not acceptable.'
+
+
+class Conflict(APIError):
+    status = 409
+    default_message = 'There was a conflict when trying to complete your ' \
+                      'request.'
+
+
+class OverLimit(APIError):
+    status = 413
+    default_message = 'Request is too large.'
+
+
+class UnsupportedMediaType(APIError):
+    status = 415
+    default_message = 'Unsupported media type.'
+
+
+class NotImplementedYet(APIError):
+    status = 501
+    default_message = 'The requested function is not supported.'
+
+
+def _capitalised(text):
+    return text[:1].upper() + text[1:]
+
+
+def to_fault(exc):
+    """(status, message, headers) for any exception."""
+    if isinstance(exc, APIError):
+        return exc.status, exc.message, exc.headers
+    if isinstance(exc, db_exc.ConditionNotMet):
+        # Cinder's Invalid* errors: "Invalid volume: <reason>", 400.
+        return 400, 'Invalid %s: %s' % (exc.what, exc), {}
+    if isinstance(exc, db_exc.NotFound):
+        return 404, _capitalised(str(exc)), {}
+    if isinstance(exc, db_exc.ConcurrentUpdate):
+        return 409, str(exc), {}
+    if isinstance(exc, webob.exc.HTTPException):
+        # pecan's own routing errors (404 for an unknown path, 405).
+        message = exc.detail or exc.explanation
+        return exc.code, message, {}
+    LOG.exception('Unexpected error in the volume API')
+    return 500, INTERNAL_ERROR_MESSAGE, {}
+
+
+def fault_body(status, message):
+    name = FAULT_NAMES.get(status, DEFAULT_FAULT_NAME)
+    return json.dumps({name: {'code': status, 'message': message}}).encode()
+
+
+def status_line(status):
+    reason = webob.exc.status_map.get(status)
+    title = reason.title if reason is not None else 'Error'
+    return '%d %s' % (status, title)
+
+
+def wsgi_fault(start_response, status, message, headers=()):
+    """Answer a WSGI request with a Cinder fault (used before pecan)."""
+    body = fault_body(status, message)
+    start_response(status_line(status),
+                   [('Content-Type', 'application/json'),
+                    ('Content-Length', str(len(body)))] + list(headers))
+    return [body]

@@ -1,0 +1,82 @@
+"""The WSGI layers in front of the pecan application. Plain WSGI (no webob)
+so that each costs a few microseconds per request."""
+import uuid
+
+from volapi.api import errors
+from volapi.api import microversion
+from volapi.api import versions
+
+REQUEST_ID_KEY = 'openstack.request_id'
+REQUEST_ID_HEADER = 'X-OpenStack-Request-Id'
+
+
+class RequestId:
+    """Gives every request an id (``req-<uuid>``), in the environ for the
+    context and in the ``X-OpenStack-Request-Id`` response header; an
+    exception no inner layer turned into a fault becomes a 500 fault here."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        request_id = 'req-' + str(uuid.uuid4())
+        environ[REQUEST_ID_KEY] = request_id
+
+        def start(status, headers, exc_info=None):
+            headers.append((REQUEST_ID_HEADER, request_id))
+            return start_response(status, headers, exc_info)
+
+        try:
+            return self.application(environ, start)
+        except Exception as e:
+            status, message, headers = errors.to_fault(e)
+            return errors.wsgi_fault(start, status, message,
+                                     list(headers.items()))
+
+
+class VersionDocuments:
+    """``GET /`` (300) and ``GET /v3/`` (200) answer the versions document
+    without authentication; everything else goes on to ``application``."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '')
+        if path in ('', '/'):
+            status = '300 Multiple Choices'
+        elif path in ('/v3', '/v3/'):
+            status = '200 OK'
+        else:
+            return self.application(environ, start_response)
+        if environ['REQUEST_METHOD'] not in ('GET', 'HEAD'):
+            return errors.wsgi_fault(start_response, 405,
+                                     'The method is not allowed for this '
+                                     'resource.')
+        body = versions.document(environ)
+        start_response(status, [('Content-Type', 'application/json'),
+                                ('Content-Length', str(len(body)))])
+        return [body]
+
+
+class Microversion:
+    """Reads ``OpenStack-API-Version`` into ``environ[ENVIRON_KEY]`` and
+    echoes the version (and ``Vary``) on the response; a malformed
+    version is a 400, one out of range a 406, with Cinder's messages."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        try:
+            version = microversion.parse(environ)
+        except microversion.VersionError as e:
+            return errors.wsgi_fault(start_response, e.status, str(e))
+        environ[microversion.ENVIRON_KEY] = version
+        version_headers = microversion.response_headers(version)
+
+        def start(status, headers, exc_info=None):
+            headers.extend(version_headers)
+            return start_response(status, headers, exc_info)
+
+        return self.application(environ, start)

@@ -1,0 +1,43 @@
+"""oslo.policy enforcement for the volume API."""
+from oslo_policy import policy as oslo_policy
+
+from volapi.api import errors
+from volapi import policies
+
+_enforcer = None
+
+
+def init(conf):
+    """Make the process's enforcer with the in-code defaults registered."""
+    global _enforcer
+    enforcer = oslo_policy.Enforcer(conf)
+    enforcer.register_defaults(policies.list_rules())
+    _enforcer = enforcer
+    return enforcer
+
+
+def get_enforcer():
+    if _enforcer is None:
+        from volapi import conf
+        return init(conf.CONF)
+    return _enforcer
+
+
+def _credentials(context):
+    creds = context.to_policy_values()
+    creds['is_admin'] = context.is_admin
+    return creds
+
+
+def authorize(context, action, target=None, do_raise=True):
+    """Check ``action`` for ``context`` on ``target`` (default: the
+    caller's own project). Raises errors.Forbidden, or returns False when
+    ``do_raise`` is False."""
+    if target is None:
+        target = {'project_id': context.project_id,
+                  'user_id': context.user_id}
+    allowed = get_enforcer().enforce(action, target, _credentials(context))
+    if not allowed and do_raise:
+        raise errors.Forbidden(
+            "Policy doesn't allow %s to be performed." % action)
+    return allowed

@@ -1,0 +1,94 @@
+"""What every volume API controller uses: the request class, the JSON
+responder and the hook that turns exceptions into Cinder faults.
+
+Controllers are plain pecan object-dispatch classes (no RestController, no
+templates: both cost per request). A handler returns a dict (or None) and
+is decorated ``@rest.json(status)``; read the caller with
+``pecan.request.ctx`` and the version with ``pecan.request.api_version``.
+"""
+import datetime
+import functools
+import json as jsonlib
+
+import pecan
+from pecan import hooks
+import webob
+
+from volapi.api import auth
+from volapi.api import errors
+from volapi.api import microversion
+
+
+class Request(pecan.Request):
+
+    @property
+    def ctx(self):
+        """The volapi RequestContext of the caller."""
+        return self.environ[auth.CONTEXT_KEY]
+
+    @property
+    def api_version(self):
+        """The requested microversion (comparable with (3, 45) tuples)."""
+        return self.environ[microversion.ENVIRON_KEY]
+
+    def api_version_matches(self, min_version=None, max_version=None):
+        return microversion.api_version_matches(self.api_version,
+                                                min_version, max_version)
+
+
+def _default(value):
+    if isinstance(value, datetime.datetime):
+        # Cinder's format: naive UTC with microseconds.
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.timezone.utc).replace(
+                tzinfo=None)
+        return value.isoformat(timespec='microseconds')
+    raise TypeError('%r is not JSON serializable' % (value,))
+
+
+def dumps(data):
+    return jsonlib.dumps(data, default=_default).encode()
+
+
+def respond(data, status=200, headers=None):
+    """The pecan response carrying ``data`` as JSON (no body for None)."""
+    response = pecan.response
+    response.status = status
+    if data is None:
+        response.body = b''
+        response.content_type = None
+    else:
+        response.body = dumps(data)
+        response.content_type = 'application/json'
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+def json(status=200):
+    """Decorator: the handler's dict (or None) becomes the JSON response."""
+    def decorator(handler):
+        @functools.wraps(handler)
+        def wrapper(*args, **kwargs):
+            return respond(handler(*args, **kwargs), status)
+        return wrapper
+    return decorator
+
+
+class FaultHook(hooks.PecanHook):
+    """Any exception out of a controller (or pecan's routing) becomes a
+    Cinder fault; unexpected ones are logged and answered with a 500."""
+
+    def on_error(self, state, exc):
+        status, message, headers = errors.to_fault(exc)
+        response = webob.Response(body=errors.fault_body(status, message),
+                                  status=status,
+                                  content_type='application/json',
+                                  charset=None)
+        for name, value in headers.items():
+            response.headers[name] = value
+        if status == 405 and isinstance(exc, webob.exc.HTTPException):
+            allow = exc.headers.get('Allow')
+            if allow:
+                response.headers['Allow'] = allow
+        return response

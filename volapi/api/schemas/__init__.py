@@ -1,0 +1,1 @@
+"""jsonschema bodies of the volume API, one module per resource."""

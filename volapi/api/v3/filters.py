@@ -1,0 +1,127 @@
+"""What a volume list request asks for: whose volumes, which ones, in what
+order and page, following Cinder's rules:
+
+- a non-admin sees their project's volumes; an admin too, unless
+  ``all_tenants`` is true (then ``project_id`` may narrow it);
+- from 3.31 a non-admin may only use the configured filters (Cinder's
+  default resource_filters for volumes) and another key is a 400; before
+  3.31 such keys are silently dropped; an admin may filter on any volume
+  column, and a key that is not one matches nothing (as in Cinder);
+- from 3.34 ``key~=value`` filters by substring.
+"""
+import ast
+
+from oslo_utils import strutils
+
+from db import models
+from volapi.api import common
+from volapi.api import errors
+from volapi.api import microversion as mv
+
+USER_FILTERS = ('name', 'status', 'metadata', 'bootable',
+                'migration_status', 'availability_zone', 'group_id', 'size')
+LEGACY_USER_FILTERS = ('name', 'status', 'metadata', 'availability_zone',
+                       'bootable', 'group_id')
+NOT_FILTERS = ('limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir',
+               'with_count', 'all_tenants')
+COLUMNS = {column.key for column in models.Volume.__table__.c} - {
+    'deleted', 'deleted_at'}
+RENAMED = {'name': 'display_name', 'description': 'display_description'}
+
+
+class VolumeQuery:
+
+    def __init__(self, request):
+        params = request.GET
+        context = request.ctx
+        version = request.api_version
+        self.limit, self.marker, self.offset = \
+            common.pagination_params(params)
+        keys, self.sort_dirs = common.sort_params(params)
+        self.sort_keys = [self._sort_key(key) for key in keys]
+        self.with_count = version >= mv.SUPPORT_COUNT_INFO and \
+            strutils.bool_from_string(params.get('with_count', 'false'))
+        all_tenants = context.is_admin and strutils.bool_from_string(
+            params.get('all_tenants', 'false'))
+        raw = {key: value for key, value in params.items()
+               if key not in NOT_FILTERS}
+        if all_tenants:
+            self.project_id = raw.pop('project_id', None)
+        else:
+            self.project_id = context.project_id
+        if not context.is_admin:
+            raw = self._user_filters(raw, version)
+        self.filters = self._convert(raw, version)
+
+    @staticmethod
+    def _sort_key(key):
+        column = RENAMED.get(key, key)
+        if column not in COLUMNS:
+            raise errors.BadRequest(
+                'Invalid input received: Invalid sort key %s' % key)
+        return column
+
+    @staticmethod
+    def _user_filters(raw, version):
+        if version < mv.RESOURCE_FILTER:
+            return {k: v for k, v in raw.items()
+                    if k.rstrip('~') in LEGACY_USER_FILTERS}
+        invalid = sorted(k for k in raw if k.rstrip('~') not in USER_FILTERS)
+        if invalid:
+            raise errors.BadRequest(
+                'Invalid filters %s are found in query options.'
+                % ','.join(invalid))
+        return raw
+
+    @staticmethod
+    def _convert(raw, version):
+        """Column filters, or None when no volume can match."""
+        filters = {}
+        for key, value in raw.items():
+            like = key.endswith('~')
+            if like and version < mv.LIKE_FILTER:
+                return None
+            name = key.rstrip('~')
+            if name == 'metadata':
+                filters['metadata'] = _metadata(value)
+                continue
+            column = RENAMED.get(name, name)
+            if column not in COLUMNS:
+                return None
+            if like:
+                filters[column + '~'] = value
+            elif column == 'bootable':
+                filters[column] = _bootable(value, version)
+            elif column == 'size':
+                try:
+                    filters[column] = int(value)
+                except ValueError:
+                    raise errors.BadRequest(
+                        'Invalid input received: size=%s' % value) from None
+            else:
+                filters[column] = value
+        return filters
+
+
+def _metadata(value):
+    try:
+        metadata = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        metadata = None
+    if not isinstance(metadata, dict) or not all(
+            isinstance(k, str) and isinstance(v, str)
+            for k, v in metadata.items()):
+        raise errors.BadRequest(
+            'Invalid input received: metadata=%s (must be a dict of '
+            'strings, e.g. {"key": "value"})' % value)
+    return metadata
+
+
+def _bootable(value, version):
+    if version >= (3, 2):
+        try:
+            return strutils.bool_from_string(value, strict=True)
+        except ValueError:
+            raise errors.BadRequest(
+                'Invalid input received: bootable={%s}' % value) from None
+    return value not in ('false', 'False')

@@ -1,0 +1,158 @@
+"""/v3/{project_id}/types: list, show (by id, by name, or ``default``),
+create and delete (administrators).
+
+A type's name is unique among live types by a unique constraint, so two
+concurrent creates of one name cannot both succeed (409). Delete is one
+compare-and-swap that also requires that no live volume uses the type.
+"""
+import ast
+
+import pecan
+from oslo_utils import strutils
+
+from db import exceptions as db_exc
+from objects import volume_type as type_obj
+from volapi.api import common
+from volapi.api import errors
+from volapi.api import microversion as mv
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
+from volapi.api.schemas import types as schemas
+from volapi.api.views import types as views
+from volapi import conf as volapi_conf
+from volapi.policies import types as type_policies
+
+CONF = volapi_conf.CONF
+SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',
+             'updated_at')
+
+
+def default_type(context):
+    name = CONF.api.default_volume_type
+    if name and name != type_obj.DEFAULT_TYPE_NAME:
+        try:
+            return type_obj.VolumeType.get(context, name)
+        except db_exc.NotFound:
+            pass
+    return type_obj.VolumeType.get_default(context)
+
+
+def _get(context, ident):
+    if ident == 'default':
+        return default_type(context)
+    try:
+        return type_obj.VolumeType.get(context, ident,
+                                       include_private=context.is_admin)
+    except db_exc.NotFound:
+        raise errors.NotFound('Volume type %s could not be found.'
+                              % ident) from None
+
+
+class TypeController:
+
+    def __init__(self, ident):
+        self.ident = ident
+
+    @pecan.expose(generic=True)
+    @rest.json(200)
+    def index(self):
+        request = pecan.request
+        return views.show(request, _get(request.ctx, self.ident))
+
+    @index.when(method='DELETE')
+    @rest.json(202)
+    def delete(self):
+        context = pecan.request.ctx
+        policy.authorize(context, type_policies.MANAGE)
+        volume_type = _get(context, self.ident)
+        if volume_type.id == type_obj.DEFAULT_TYPE_ID or \
+                volume_type.name == CONF.api.default_volume_type:
+            raise errors.BadRequest(
+                'Default volume type can not be deleted.')
+        try:
+            volume_type.destroy()
+        except db_exc.ConditionNotMet:
+            raise errors.BadRequest(
+                'Volume Type %s deletion is not allowed with volumes '
+                'present with the type.' % volume_type.id) from None
+
+
+class TypesController:
+
+    @pecan.expose(generic=True)
+    @rest.json(200)
+    def index(self):
+        request = pecan.request
+        context = request.ctx
+        params = request.GET
+        limit, marker, offset = common.pagination_params(params)
+        keys, dirs = common.sort_params(params, 'created_at', 'asc')
+        for key in keys:
+            if key not in SORT_KEYS:
+                raise errors.BadRequest(
+                    'Invalid input received: Invalid sort key %s' % key)
+        is_public = None
+        if context.is_admin and params.get('is_public') not in (None,
+                                                                'None'):
+            is_public = _boolean(params['is_public'], 'is_public')
+        extra_specs = None
+        if 'extra_specs' in params and request.api_version >= \
+                mv.VOLUME_TYPE_EXTRA_SPECS_FILTER:
+            extra_specs = _extra_specs_filter(params['extra_specs'])
+        volume_types = type_obj.VolumeType.get_all(
+            context, include_private=context.is_admin, is_public=is_public,
+            limit=limit, marker=marker, sort_keys=keys, sort_dirs=dirs,
+            offset=offset, extra_specs=extra_specs)
+        return views.collection(request, volume_types)
+
+    @index.when(method='POST')
+    @rest.json(200)
+    @validation.schema(schemas.create)
+    def create(self, body):
+        request = pecan.request
+        context = request.ctx
+        policy.authorize(context, type_policies.MANAGE)
+        spec = body['volume_type']
+        name = spec['name'].strip()
+        if not name:
+            raise errors.BadRequest(
+                'Invalid input for field/attribute name. Value: %s. It '
+                'must not be empty or only white space.' % spec['name'])
+        description = spec.get('description')
+        is_public = _boolean(spec.get('os-volume-type-access:is_public',
+                                      True), 'is_public')
+        volume_type = type_obj.VolumeType(
+            context, name=name,
+            description=description.strip() if description else description,
+            is_public=is_public, extra_specs=spec.get('extra_specs') or {})
+        try:
+            volume_type.create()
+        except type_obj.VolumeTypeExists as e:
+            raise errors.Conflict(str(e)) from None
+        return views.show(request, volume_type)
+
+    @pecan.expose()
+    def _lookup(self, ident, *remainder):
+        return TypeController(ident), remainder
+
+
+def _boolean(value, name):
+    if isinstance(value, bool):
+        return value
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise errors.BadRequest('Invalid value %s for %s: must be a boolean.'
+                                % (value, name)) from None
+
+
+def _extra_specs_filter(value):
+    try:
+        specs = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        specs = None
+    if not isinstance(specs, dict):
+        raise errors.BadRequest('Invalid input received: extra_specs=%s '
+                                '(must be a dict)' % value)
+    return {str(k): str(v) for k, v in specs.items()}

@@ -1,0 +1,118 @@
+"""Request bodies: JSON parsing and jsonschema validation, the way Cinder's
+``@validation.schema`` does it, with Cinder's error messages.
+
+Use on a handler (after ``@rest.json``)::
+
+    @validation.schema(schemas.create, min_version='3.53')
+    @validation.schema(schemas.create_v30, max_version='3.52')
+    def create(self, body): ...
+
+The handler gets the parsed body as ``body=``; a decorator whose version
+range does not contain the request's version does not validate.
+"""
+import functools
+import json
+
+import jsonschema
+from jsonschema import validators
+import pecan
+
+from volapi.api import errors
+from volapi.api import microversion
+
+_BODY_KEY = 'volapi.body'
+_NO_BODY = object()
+
+
+def parse_body(request):
+    """The request's JSON body (any JSON value), or raise a 4xx."""
+    cached = request.environ.get(_BODY_KEY, _NO_BODY)
+    if cached is not _NO_BODY:
+        return cached
+    content_type = request.headers.get('Content-Type')
+    if content_type and content_type.split(';')[0].strip() not in (
+            'application/json', ''):
+        raise errors.UnsupportedMediaType('Unsupported Content-Type')
+    raw = request.body
+    if not raw:
+        raise errors.BadRequest('The server could not comply with the '
+                                'request since it is either malformed or '
+                                'otherwise incorrect.')
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise errors.BadRequest(
+            'Malformed message body: cannot understand JSON') from None
+    request.environ[_BODY_KEY] = body
+    return body
+
+
+def _as_integer(instance):
+    # Cinder accepts sizes as integers or strings of digits.
+    if isinstance(instance, bool):
+        return None
+    if isinstance(instance, int):
+        return instance
+    if isinstance(instance, str) and instance.isdigit():
+        return int(instance)
+    return None
+
+
+def _minimum(validator, minimum, instance, schema):
+    value = _as_integer(instance) if isinstance(instance, str) else instance
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and value < minimum:
+        yield jsonschema.ValidationError(
+            '%s is less than the minimum of %s' % (instance, minimum))
+
+
+def _maximum(validator, maximum, instance, schema):
+    value = _as_integer(instance) if isinstance(instance, str) else instance
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and value > maximum:
+        yield jsonschema.ValidationError(
+            '%s is greater than the maximum of %s' % (instance, maximum))
+
+
+_Validator = validators.extend(jsonschema.Draft4Validator, {
+    'minimum': _minimum, 'maximum': _maximum})
+
+
+def _message(error):
+    if error.path:
+        return ('Invalid input for field/attribute %s. Value: %s. %s'
+                % (error.path[-1], error.instance, error.message))
+    return error.message
+
+
+_FORMATS = jsonschema.FormatChecker()
+
+
+def validate(body_schema, body):
+    validator = _Validator(body_schema, format_checker=_FORMATS)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    if error is not None:
+        raise errors.BadRequest(_message(error))
+
+
+def schema(body_schema, min_version=None, max_version=None):
+    """Validate the body against ``body_schema`` for requests within
+    [min_version, max_version] and pass it to the handler as ``body``."""
+    _Validator.check_schema(body_schema)
+    validator = _Validator(body_schema, format_checker=_FORMATS)
+
+    def decorator(handler):
+        @functools.wraps(handler)
+        def wrapper(*args, **kwargs):
+            request = pecan.request
+            body = parse_body(request)
+            if microversion.api_version_matches(
+                    request.api_version, min_version, max_version):
+                error = jsonschema.exceptions.best_match(
+                    validator.iter_errors(body))
+                if error is not None:
+                    raise errors.BadRequest(_message(error))
+            kwargs['body'] = body
+            return handler(*args, **kwargs)
+        return wrapper
+    return decorator

@@ -1,0 +1,1 @@
+"""View builders: objects to the dicts Cinder's API returns."""

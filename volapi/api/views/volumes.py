@@ -1,0 +1,111 @@
+"""Volume bodies, field for field as Cinder's v3 view builder (plus its
+tenant/host/migration attribute extensions) returns them up to 3.59."""
+from volapi.api import common
+from volapi.api import microversion as mv
+from volapi.api import policy
+from volapi.policies import volumes as volume_policies
+
+COLLECTION = 'volumes'
+
+
+def summary(request, volume):
+    return {'id': volume.id, 'name': volume.display_name,
+            'links': common.resource_links(request, COLLECTION, volume.id)}
+
+
+def _attachments(volume, attachments):
+    return [{'id': volume.id,
+             'attachment_id': row['id'],
+             'volume_id': volume.id,
+             'server_id': row['instance_uuid'],
+             'host_name': row['attached_host'],
+             'device': row['mountpoint'],
+             'attached_at': row['attach_time']}
+            for row in attachments if row['attach_status'] == 'attached']
+
+
+def detail(request, volume, attachments=(), permissions=None):
+    """``permissions``: the view policies already decided for this caller
+    (a list view decides them once, not once per volume)."""
+    context = request.ctx
+    if permissions is None:
+        permissions = view_permissions(context, volume.project_id)
+    volume_type = volume.volume_type
+    view = {
+        'id': volume.id,
+        'status': volume.status,
+        'size': volume.size,
+        'availability_zone': volume.availability_zone,
+        'created_at': volume.created_at,
+        'updated_at': volume.updated_at,
+        'attachments': _attachments(volume, attachments),
+        'name': volume.display_name,
+        'description': volume.display_description,
+        'volume_type': volume_type.name if volume_type is not None
+        else volume.volume_type_id,
+        'snapshot_id': volume.snapshot_id,
+        'source_volid': volume.source_volid,
+        'metadata': volume.metadata,
+        'links': common.resource_links(request, COLLECTION, volume.id),
+        'user_id': volume.user_id,
+        'bootable': str(volume.bootable).lower(),
+        'encrypted': False,
+        'replication_status': volume.replication_status,
+        'consistencygroup_id': volume.consistencygroup_id,
+        'multiattach': volume.multiattach,
+    }
+    if context.is_admin:
+        view['migration_status'] = volume.migration_status
+    if permissions['tenant']:
+        view['os-vol-tenant-attr:tenant_id'] = volume.project_id
+    if permissions['host']:
+        view['os-vol-host-attr:host'] = volume.host
+    if permissions['migration']:
+        view['os-vol-mig-status-attr:migstat'] = volume.migration_status
+        view['os-vol-mig-status-attr:name_id'] = None
+    version = request.api_version
+    if version >= mv.GROUP_VOLUME:
+        view['group_id'] = volume.group_id
+    if version >= (3, 21) and context.is_admin:
+        view['provider_id'] = None
+    if version >= mv.VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS:
+        view['shared_targets'] = False
+        view['service_uuid'] = None
+    return view
+
+
+def view_permissions(context, project_id):
+    target = {'project_id': project_id}
+    return {
+        'tenant': policy.authorize(context, volume_policies.TENANT_ATTRIBUTE,
+                                   target, do_raise=False),
+        'host': policy.authorize(context, volume_policies.HOST_ATTRIBUTE,
+                                 target, do_raise=False),
+        'migration': policy.authorize(
+            context, volume_policies.MIG_STATUS_ATTRIBUTE, target,
+            do_raise=False),
+    }
+
+
+def show(request, volume, attachments=()):
+    return {'volume': detail(request, volume, attachments)}
+
+
+def collection(request, volumes, attachments=None, detailed=False,
+               limit=None, count=None):
+    if detailed:
+        permissions = view_permissions(request.ctx, request.ctx.project_id)
+        items = [detail(request, volume, attachments.get(volume.id, ()),
+                        permissions if volume.project_id ==
+                        request.ctx.project_id else None)
+                 for volume in volumes]
+    else:
+        items = [summary(request, volume) for volume in volumes]
+    body = {'volumes': items}
+    links = common.next_link(
+        request, 'volumes/detail' if detailed else 'volumes', items, limit)
+    if links:
+        body['volumes_links'] = links
+    if count is not None:
+        body['count'] = count
+    return body

@@ -1,0 +1,20 @@
+"""Default policies of the volume API, in code (oslo.policy).
+
+``list_rules`` is the ``oslo.policy.policies`` entry point; an operator's
+policy file overrides any rule by name. Rule names are Cinder's, so a
+Cinder policy file means the same here.
+"""
+import itertools
+
+from volapi.policies import base
+from volapi.policies import snapshots
+from volapi.policies import types
+from volapi.policies import volume_actions
+from volapi.policies import volumes
+from volapi.policies import workers
+
+
+def list_rules():
+    return list(itertools.chain(
+        base.list_rules(), volumes.list_rules(), volume_actions.list_rules(),
+        snapshots.list_rules(), types.list_rules(), workers.list_rules()))

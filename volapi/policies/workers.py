@@ -1,0 +1,14 @@
+"""POST /workers/cleanup (engineer B's controller uses it)."""
+from volapi.policies import base
+
+CLEANUP = 'workers:cleanup'
+
+rules = [
+    base.operation(CLEANUP, base.RULE_ADMIN_API,
+                   'Clean up the operations of dead volume services.',
+                   'POST', '/workers/cleanup'),
+]
+
+
+def list_rules():
+    return rules
