@@ -55,8 +55,12 @@ class TypeController:
         self.ident = ident
 
     @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self):
+    def show(self):
         request = pecan.request
         return views.show(request, _get(request.ctx, self.ident))
 
@@ -81,8 +85,12 @@ class TypeController:
 class TypesController:
 
     @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self):
+    def get_all(self):
         request = pecan.request
         context = request.ctx
         params = request.GET

@@ -77,8 +77,12 @@ class MetadataItemController:
         return _volume(self.volume_id, action)
 
     @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self):
+    def show(self):
         context, volume = self._volume(volume_policies.METADATA_GET)
         metadata = _read(context, volume.id)
         if self.key not in metadata:
@@ -113,8 +117,12 @@ class MetadataController:
         return _volume(self.volume_id, action)
 
     @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self):
+    def get_all(self):
         context, volume = self._volume(volume_policies.METADATA_GET)
         return {'metadata': _read(context, volume.id)}
 

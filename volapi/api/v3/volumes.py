@@ -56,8 +56,12 @@ class VolumeController:
         self.metadata = volume_metadata.MetadataController(volume_id)
 
     @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self):
+    def show(self):
         context = pecan.request.ctx
         return _show(get_volume(context, self.volume_id))
 
@@ -139,8 +143,12 @@ class VolumesController:
     """/volumes, /volumes/detail and /volumes/{volume_id}."""
 
     @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self):
+    def get_all(self):
         return _list(detailed=False)
 
     @pecan.expose()
