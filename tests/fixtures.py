@@ -91,6 +91,12 @@ def empty_tables():
     engine = session.get_engine()
     with engine.begin() as conn:
         for table in reversed(models.Base.metadata.sorted_tables):
+            # MySQL/MariaDB refuse to delete a row that references itself
+            # (a root resource provider is its own root): unlink first.
+            self_links = {fk.parent.name: None for fk in table.foreign_keys
+                          if fk.column.table is table}
+            if self_links:
+                conn.execute(table.update().values(**self_links))
             conn.execute(table.delete())
 
 

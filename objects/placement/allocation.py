@@ -148,12 +148,14 @@ def provider_ids(context, uuids):
             .where(PROVIDERS.c.uuid.in_(sorted(set(uuids))))).all())
 
 
-def usage_of_others(provider_id, class_id, consumer_uuids):
-    """SQL: what consumers other than ``consumer_uuids`` hold of the class
-    on the provider."""
+def usage_of_others(consumer_uuids):
+    """SQL, correlated to an ``inventories`` row: what consumers other than
+    ``consumer_uuids`` hold of its class on its provider."""
     query = sa.select(sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0))
-    query = query.where(ALLOCATIONS.c.resource_provider_id == provider_id,
-                        ALLOCATIONS.c.resource_class_id == class_id)
+    query = query.where(
+        ALLOCATIONS.c.resource_provider_id ==
+        INVENTORIES.c.resource_provider_id,
+        ALLOCATIONS.c.resource_class_id == INVENTORIES.c.resource_class_id)
     if consumer_uuids:
         query = query.where(ALLOCATIONS.c.consumer_id.not_in(
             sorted(consumer_uuids)))
@@ -305,8 +307,11 @@ class AllocationWriter:
             if not demand.amounts:
                 continue
             name = self.class_names[class_id]
+            # Correlated to the provider row being updated, not naming its
+            # id: MySQL then evaluates the subqueries after it has locked
+            # the row, so waiting writers hold no locks on allocations.
             same_inventory = (
-                INVENTORIES.c.resource_provider_id == provider_id,
+                INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
                 INVENTORIES.c.resource_class_id == class_id)
             existence.append(Requirement(
                 sa.exists().where(*same_inventory),
@@ -321,8 +326,7 @@ class AllocationWriter:
                 InvalidAllocationConstraintsViolated(
                     resource_class=name, resource_provider=rp_uuid)))
             if demand.grows:
-                total = usage_of_others(provider_id, class_id,
-                                        self.consumer_uuids) + sa.literal(
+                total = usage_of_others(self.consumer_uuids) + sa.literal(
                     demand.total, sa.BigInteger)
                 capacity.append(Requirement(
                     sa.exists().where(

@@ -10,9 +10,7 @@ writer's insert fails. Consumers are created in the same transaction as
 their allocations, so any failure rolls the new row back with them.
 
 Projects, users and consumer types are reference rows named by an external
-identifier; :func:`ensure_project` and friends create them on first use in
-a short transaction of their own (a left-over project row changes nothing
-anyone can observe).
+identifier, created on first use in the transaction that needs them.
 """
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
@@ -46,44 +44,44 @@ class ConsumerGenerationConflict(exception.ConcurrentUpdateDetected):
 
 # -- reference rows: project, user, consumer type -----------------------------
 
-def _ensure_named(context, table, column, value):
-    """The id of the row of ``table`` whose ``column`` is ``value``,
-    inserted (in a transaction of its own) if there is none yet."""
-    query = sa.select(table.c.id).where(table.c[column] == value)
-    with session.reader.connection.using(context) as conn:
-        found = conn.execute(query).scalar()
-    if found is not None:
-        return found
-    try:
-        with session.writer.independent.connection.using(context) as conn:
-            result = conn.execute(table.insert().values({column: value}))
-            return result.inserted_primary_key[0]
-    except db_exc.DBDuplicateEntry:
-        # Another request created it first: it is committed now.
-        with session.reader.independent.connection.using(context) as conn:
-            return conn.execute(query).scalar_one()
+def ensure_named(context, table, column, value):
+    """Within the caller's writer transaction: the id of the row of
+    ``table`` (projects, users, consumer_types) whose ``column`` is
+    ``value``, inserted if there is none. If another request inserts the
+    same name first, the whole transaction runs again (RetryRequest) and
+    finds it."""
+    with session.writer.connection.using(context) as conn:
+        found = conn.execute(sa.select(table.c.id).where(
+            table.c[column] == value)).scalar()
+        if found is not None:
+            return found
+        try:
+            return conn.execute(table.insert().values(
+                {column: value})).inserted_primary_key[0]
+        except db_exc.DBDuplicateEntry as exc:
+            raise db_exc.RetryRequest(exc)
 
 
 def ensure_project(context, external_id):
-    return _ensure_named(context, PROJECTS, 'external_id', external_id)
+    return ensure_named(context, PROJECTS, 'external_id', external_id)
 
 
 def ensure_user(context, external_id):
-    return _ensure_named(context, USERS, 'external_id', external_id)
+    return ensure_named(context, USERS, 'external_id', external_id)
 
 
 def ensure_consumer_type(context, name):
-    return _ensure_named(context, CONSUMER_TYPES, 'name', name)
+    return ensure_named(context, CONSUMER_TYPES, 'name', name)
 
 
-def ensure_incomplete_owner(context):
-    """(project id, user id) recorded for consumers whose writer did not
-    name them (microversions before 1.8, allocations older than consumer
+def incomplete_owner(context):
+    """(project, user) external ids recorded for consumers whose writer did
+    not name them (microversions before 1.8, allocations older than consumer
     records): ``[placement] incomplete_consumer_project_id`` and
     ``incomplete_consumer_user_id``."""
     conf = context.config.placement
-    return (ensure_project(context, conf.incomplete_consumer_project_id),
-            ensure_user(context, conf.incomplete_consumer_user_id))
+    return (conf.incomplete_consumer_project_id,
+            conf.incomplete_consumer_user_id)
 
 
 # -- reading -------------------------------------------------------------------
@@ -176,42 +174,37 @@ def delete_unused(context, uuids):
 
 # -- online data migration ----------------------------------------------------
 
+@db_api.retry_on_deadlock
 def create_incomplete_consumers(context, batch_size):
     """Create the consumer records missing for allocations written before
-    consumers existed, with the incomplete project and user; at most
-    ``batch_size`` of them. Returns (found, done), as online data
-    migrations do; "found" counts every consumer still missing."""
-    project_id, user_id = ensure_incomplete_owner(context)
-    return _insert_missing_consumers(context, batch_size, project_id,
-                                     user_id)
-
-
-@db_api.retry_on_deadlock
-def _insert_missing_consumers(context, batch_size, project_id, user_id):
-    missing = (sa.select(ALLOCATIONS.c.consumer_id)
-               .where(~sa.exists().where(CONSUMERS.c.uuid ==
-                                         ALLOCATIONS.c.consumer_id))
-               .group_by(ALLOCATIONS.c.consumer_id))
+    consumers existed, owned by the incomplete project and user: at most
+    ``batch_size`` of them, in one transaction. Returns (found, done), as
+    online data migrations do: how many this batch found missing, and how
+    many it created."""
+    without_record = ~sa.exists().where(
+        CONSUMERS.c.uuid == ALLOCATIONS.c.consumer_id)
     with session.writer.connection.using(context) as conn:
-        found = conn.execute(sa.select(sa.func.count()).select_from(
-            missing.subquery())).scalar()
-        if not found:
+        batch = conn.execute(
+            sa.select(ALLOCATIONS.c.consumer_id).where(without_record)
+            .group_by(ALLOCATIONS.c.consumer_id)
+            .order_by(ALLOCATIONS.c.consumer_id).limit(batch_size)
+        ).scalars().all()
+        if not batch:
             return 0, 0
-        batch = [row[0] for row in conn.execute(
-            missing.order_by(ALLOCATIONS.c.consumer_id).limit(batch_size))]
-        # Insert only what is still missing: a writer may have created
-        # one meanwhile (if it did under our snapshot, the unique key
-        # refuses the row and the batch is tried again).
+        project, user = incomplete_owner(context)
+        owner = (sa.literal(ensure_project(context, project)),
+                 sa.literal(ensure_user(context, user)))
+        # Only what is still missing: a writer may have created one since
+        # (one our snapshot cannot see trips the unique key, and the batch
+        # runs again).
         try:
             done = conn.execute(CONSUMERS.insert().from_select(
-            ['uuid', 'project_id', 'user_id', 'generation', 'created_at'],
-                sa.select(ALLOCATIONS.c.consumer_id, sa.literal(project_id),
-                          sa.literal(user_id), sa.literal(1),
+                ['uuid', 'project_id', 'user_id', 'generation',
+                 'created_at'],
+                sa.select(ALLOCATIONS.c.consumer_id, *owner, sa.literal(1),
                           sa.literal(timeutils.utcnow(), models.DateTime))
-                .where(ALLOCATIONS.c.consumer_id.in_(batch),
-                       ~sa.exists().where(CONSUMERS.c.uuid ==
-                                          ALLOCATIONS.c.consumer_id))
+                .where(ALLOCATIONS.c.consumer_id.in_(batch), without_record)
                 .group_by(ALLOCATIONS.c.consumer_id))).rowcount
         except db_exc.DBDuplicateEntry as exc:
             raise db_exc.RetryRequest(exc)
-    return found, done
+    return len(batch), done

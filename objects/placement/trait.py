@@ -115,3 +115,59 @@ def ids_by_name(context, names):
         return {r.name: r.id for r in conn.execute(
             sa.select(TRAITS.c.id, TRAITS.c.name).where(
                 TRAITS.c.name.in_(list(names))))}
+
+
+def set_for_provider(context, provider, names, generation=None):
+    """Make ``names`` the provider's traits, compare-and-swapping its
+    generation from ``generation`` (None: as last read, re-read and retried
+    after a lost race). Placement leaves the generation alone when nothing
+    changes; so do we, after checking it is still current. Returns the new
+    generation. TraitNotFound if a name is unknown."""
+    from objects.placement import resource_provider as rp_obj
+    if generation is not None:
+        return _set_for_provider(context, provider, names, generation)
+    for _ in range(rp_obj.ATTEMPTS):
+        try:
+            return _set_for_provider(context, provider, names,
+                                     provider.generation)
+        except exception.ResourceProviderConcurrentUpdateDetected:
+            provider = rp_obj.get_by_uuid(context, provider.uuid)
+    raise exception.ResourceProviderConcurrentUpdateDetected()
+
+
+@db_api.retry_on_deadlock
+def _set_for_provider(context, provider, names, generation):
+    from objects.placement import resource_provider as rp_obj
+    names = set(names)
+    try:
+        with session.writer.connection.using(context) as conn:
+            wanted = ids_by_name(context, names)
+            unknown = names - set(wanted)
+            if unknown:
+                raise exception.TraitNotFound(names=', '.join(sorted(unknown)))
+            have = set(conn.execute(sa.select(RP_TRAITS.c.trait_id).where(
+                RP_TRAITS.c.resource_provider_id == provider.id)).scalars())
+            add = set(wanted.values()) - have
+            drop = have - set(wanted.values())
+            if not add and not drop:
+                if not db_api.conditional_update(
+                        context, models.ResourceProvider,
+                        {'generation': generation},
+                        {'id': provider.id, 'generation': generation}):
+                    raise exception.ResourceProviderConcurrentUpdateDetected()
+                return generation
+            generation = rp_obj.increment_generation(
+                context, provider.id, generation)
+            if drop:
+                conn.execute(RP_TRAITS.delete().where(
+                    RP_TRAITS.c.resource_provider_id == provider.id,
+                    RP_TRAITS.c.trait_id.in_(drop)))
+            if add:
+                now = timeutils.utcnow()
+                conn.execute(RP_TRAITS.insert(), [
+                    {'resource_provider_id': provider.id, 'trait_id': t,
+                     'created_at': now} for t in sorted(add)])
+            return generation
+    except db_exc.DBReferenceError:
+        # A trait deleted between our lookup and our insert.
+        raise exception.TraitNotFound(names=', '.join(sorted(names)))

@@ -100,11 +100,39 @@ def extract_json(body, schema):
     """Parse a request body and validate it against ``schema``; 400 with
     Placement's wording if either fails."""
     try:
-        data = json.loads(body)
+        data = json.loads(body, parse_constant=_refuse_constant)
     except ValueError as exc:
         raise webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
+    escape = b'\\u' if isinstance(body, bytes) else '\\u'
+    if escape in body:
+        # Escapes may make strings no database takes (NUL, lone surrogates).
+        _check_storable(data, 'JSON does not validate: %s')
     validate(data, schema, 'JSON does not validate: %s')
     return data
+
+
+def _refuse_constant(name):
+    # NaN and Infinity are not JSON, though Python's parser takes them.
+    raise ValueError('%s is not a JSON number' % name)
+
+
+def _check_storable(data, message):
+    if isinstance(data, str):
+        if '\x00' in data:
+            raise webob.exc.HTTPBadRequest(
+                message % ('%r contains a NUL character' % data))
+        try:
+            data.encode('utf-8')
+        except UnicodeEncodeError:
+            raise webob.exc.HTTPBadRequest(
+                message % ('%r is not valid Unicode' % data))
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            _check_storable(key, message)
+            _check_storable(value, message)
+    elif isinstance(data, list):
+        for value in data:
+            _check_storable(value, message)
 
 
 def validate(data, schema, message):
@@ -117,12 +145,13 @@ def validate(data, schema, message):
 def validate_query_params(req, schema):
     """Validate the query string (last value of each key) against
     ``schema``."""
+    message = 'Invalid query string parameters: %s'
     try:
         params = dict(req.GET)
     except UnicodeDecodeError as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Invalid query string parameters: %s' % exc)
-    validate(params, schema, 'Invalid query string parameters: %s')
+        raise webob.exc.HTTPBadRequest(message % exc)
+    _check_storable(list(req.GET.values()), message)
+    validate(params, schema, message)
 
 
 def require_content(content_type):
@@ -214,3 +243,117 @@ def resource_class_url(environ, name):
 
 def trait_url(environ, name):
     return '%s/traits/%s' % (environ.get('SCRIPT_NAME', ''), name)
+
+
+# -- query-string parameters shared by list handlers ----------------------------
+
+def normalize_resources_qs_param(value):
+    """``VCPU:2,MEMORY_MB:1024`` -> {'VCPU': 2, 'MEMORY_MB': 1024}."""
+    if value.strip() == '':
+        raise webob.exc.HTTPBadRequest(
+            'Badly formed resources parameter. Expected resources query '
+            'string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. '
+            'Got: empty string.')
+    result = {}
+    for part in value.split(','):
+        try:
+            name, amount = part.split(':')
+        except ValueError:
+            raise webob.exc.HTTPBadRequest(
+                'Badly formed resources parameter. Expected resources query '
+                'string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. '
+                'Got: %s.' % part)
+        try:
+            amount = int(amount)
+        except ValueError:
+            raise webob.exc.HTTPBadRequest(
+                'Requested resource %s expected positive integer amount. '
+                'Got: %s.' % (name, amount))
+        if amount < 1:
+            raise webob.exc.HTTPBadRequest(
+                'Requested resource %s requires amount >= 1. Got: %d.'
+                % (name, amount))
+        result[name] = amount
+    return result
+
+
+def normalize_traits_qs_param(value, allow_forbidden=False):
+    """``A,!B`` -> {'A', '!B'}; a leading ``!`` only if allowed."""
+    traits = {part.strip() for part in value.split(',')}
+    form = 'HW_CPU_X86_VMX,!CUSTOM_MAGIC' if allow_forbidden \
+        else 'HW_CPU_X86_VMX,CUSTOM_MAGIC'
+    if not all(t and (allow_forbidden or not t.startswith('!'))
+               for t in traits):
+        raise webob.exc.HTTPBadRequest(
+            "Invalid query string parameters: Expected 'required' parameter "
+            "value of the form: %s. Got: %s" % (form, value))
+    return traits
+
+
+def normalize_required_traits(req):
+    """The ``required`` parameter(s) of a request at its version, as
+    (list of sets of trait names, each "any of"; set of forbidden names).
+
+    1.18: names, all required; 1.22: ``!NAME`` forbids; 1.39: the
+    parameter may repeat and ``in:A,B`` requires any of A and B.
+    """
+    version = req.version
+    allow_forbidden = version.matches((1, 22))
+    if not version.matches((1, 39)):
+        values = [req.GET['required']]
+    else:
+        values = req.GET.getall('required')
+    required, forbidden = [], set()
+    for value in values:
+        if version.matches((1, 39)) and value.startswith('in:'):
+            names = [n.strip() for n in value[3:].split(',')]
+            if not all(names) or any(n.startswith('!') for n in names):
+                raise webob.exc.HTTPBadRequest(
+                    "Invalid query string parameters: Expected 'required' "
+                    "parameter value of the form: in:HW_CPU_X86_VMX,"
+                    "CUSTOM_MAGIC. Got an empty trait name or a forbidden "
+                    "trait: %s" % value)
+            required.append(set(names))
+            continue
+        for name in normalize_traits_qs_param(value, allow_forbidden):
+            if name.startswith('!'):
+                forbidden.add(name[1:])
+            else:
+                required.append({name})
+    return required, forbidden
+
+
+def normalize_member_of_qs_params(req):
+    """The ``member_of`` parameter(s): (list of sets of aggregate uuids,
+    each "in any of"; set of forbidden aggregate uuids).
+
+    1.3: one ``UUID`` or ``in:UUID,UUID``; 1.24: repeatable; 1.32:
+    ``!UUID`` / ``!in:UUID,UUID`` forbid."""
+    version = req.version
+    values = req.GET.getall('member_of')
+    if not version.matches((1, 24)) and len(values) > 1:
+        raise webob.exc.HTTPBadRequest(
+            'Multiple member_of parameters are not supported')
+    allow_forbidden = version.matches((1, 32))
+    required, forbidden = [], set()
+    for value in values:
+        negated = allow_forbidden and value.startswith('!')
+        if negated:
+            value = value[1:]
+        if ',' in value and not value.startswith('in:'):
+            keyword = "'in:' or '!in:'" if allow_forbidden else "'in:'"
+            raise webob.exc.HTTPBadRequest(
+                "Multiple values for 'member_of' must be prefixed with the "
+                "%s keyword. Got: %s" % (keyword, value))
+        uuids = set(value[3:].split(',')) if value.startswith('in:') \
+            else {value}
+        for uuid in uuids:
+            if not uuidutils.is_uuid_like(uuid):
+                raise webob.exc.HTTPBadRequest(
+                    "Invalid query string parameters: Expected 'member_of' "
+                    "parameter to contain valid UUID(s). Got: %s" % uuid)
+        if negated:
+            forbidden |= uuids
+        else:
+            required.append(uuids)
+    return required, forbidden

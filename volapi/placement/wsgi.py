@@ -116,7 +116,7 @@ class PlacementApplication:
         try:
             _check_content_length(environ)
             route, items = self.router.match(path)
-            if route is None:
+            if route is None or '\x00' in path:
                 raise webob.exc.HTTPNotFound()
             fn = route.handler(environ['REQUEST_METHOD'])
             if fn is None:
