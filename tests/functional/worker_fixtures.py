@@ -1,0 +1,127 @@
+"""Shared set-up of the worker-side functional tests: rows in the states the
+API leaves them in, services with a given heartbeat age, and a volume
+worker's parts (file driver, services row, manager) in this process."""
+import datetime
+import uuid
+
+import fixtures
+import sqlalchemy as sa
+from oslo_utils import timeutils
+
+from db import models
+from db import session
+import objects
+from rpc import transport as rpc_transport
+from volapi import service as volapi_service
+from volapi.volume import api as volume_api
+from volapi.volume import drivers
+from volapi.volume import manager as volume_manager
+from volapi.volume import transitions
+
+
+def insert(context, model, **values):
+    with session.writer.connection.using(context) as conn:
+        conn.execute(sa.insert(model.__table__).values(**values))
+
+
+def make_volume(context, status='creating', size=1, **values):
+    """A volume row as the API leaves it (plus its workers row when the
+    status is one a worker finishes)."""
+    row = dict(id=str(uuid.uuid4()), project_id='project', user_id='user',
+               size=size, status=status, attach_status='detached',
+               bootable=False, multiattach=False, deleted=False,
+               created_at=timeutils.utcnow())
+    row.update(values)
+    insert(context, models.Volume, **row)
+    if status == 'creating':
+        track(context, 'volume', row['id'], status)
+    return objects.Volume.get_by_id(context, row['id'])
+
+
+def make_snapshot(context, volume, status='creating'):
+    snapshot_id = str(uuid.uuid4())
+    insert(context, models.Snapshot, id=snapshot_id, volume_id=volume.id,
+           project_id=volume.project_id, user_id=volume.user_id,
+           status=status, volume_size=volume.size, deleted=False,
+           created_at=timeutils.utcnow())
+    if status == 'creating':
+        track(context, 'snapshot', snapshot_id, status)
+    return objects.Snapshot.get_by_id(context, snapshot_id)
+
+
+def make_volume_type(context, name=None):
+    type_id = str(uuid.uuid4())
+    name = name or 'type-%s' % type_id[:8]
+    insert(context, models.VolumeType, id=type_id, name=name,
+           is_public=True, deleted=False,
+           created_at=timeutils.utcnow())
+    return type_id
+
+
+def track(context, resource, resource_id, status):
+    transitions.run(context, lambda ctx: transitions.track_worker(
+        ctx, resource, resource_id, status))
+
+
+def worker_row(context, resource, resource_id):
+    return objects.Worker.get_by_resource(
+        context, transitions.WORKER_TYPES[resource], resource_id)
+
+
+def make_service(context, host, age=0, binary='volapi-volume'):
+    """A services row whose last heartbeat was ``age`` seconds ago."""
+    service = objects.Service.register(context, host, binary)
+    service.heartbeat(now=timeutils.utcnow() -
+                      datetime.timedelta(seconds=age))
+    return service
+
+
+class Worker(fixtures.Fixture):
+    """A volume worker's parts in this process, without RPC: a file driver
+    under a temporary directory, a registered and heartbeating service and
+    the manager. Tests call the manager's endpoint methods directly."""
+
+    def __init__(self, test, host='worker-1', driver_class=None):
+        super().__init__()
+        self.test, self.host = test, host
+        self.driver_class = driver_class
+
+    def _setUp(self):
+        conf = self.test.config.conf
+        volumes_dir = self.useFixture(fixtures.TempDir()).path
+        self.test.config.set('volume', volumes_dir=volumes_dir)
+        self.driver = (self.driver_class(conf) if self.driver_class
+                       else drivers.load(conf))
+        self.driver.do_setup()
+        self.server_name = '%s@file' % self.host
+        self.heartbeat = volapi_service.ServiceHeartbeat(
+            self.test.context, self.server_name, 'volapi-volume',
+            'volapi-volume', report_interval=conf.report_interval).start()
+        self.addCleanup(self.heartbeat.stop)
+        self.manager = volume_manager.VolumeManager(
+            self.driver, self.heartbeat,
+            host='%s#%s' % (self.server_name, self.driver.pool_name))
+
+    @property
+    def service_id(self):
+        return self.heartbeat.service_id
+
+
+class PrivateFakeTransport(fixtures.Fixture):
+    """The in-process ``fake://`` transport on an exchange of this test's
+    own, used by the service layer's client and by servers alike."""
+
+    def __init__(self, test):
+        super().__init__()
+        self.test = test
+
+    def _setUp(self):
+        self.test.config.set(control_exchange='test-%s' % uuid.uuid4().hex)
+        self._forget()
+        self.addCleanup(self._forget)
+        self.transport = rpc_transport.get_transport(self.test.config.conf)
+
+    @staticmethod
+    def _forget():
+        rpc_transport.cleanup()
+        volume_api.reset_worker_client()
