@@ -1,0 +1,128 @@
+"""volapi over HTTP: the composed WSGI application and the server that
+``volapi-api`` and ``volapi-all`` run.
+
+One application answers both APIs: Cinder's v3 volume API at ``/`` and the
+Placement API under ``/placement``. For a WSGI server of your choice::
+
+    VOLAPI_CONFIG_FILE=/etc/volapi/volapi.conf \\
+        gunicorn -w 4 -b 127.0.0.1:8776 volapi.wsgi:application
+
+``application`` is built on first access (PEP 562), so importing this
+module reads no configuration; ``VOLAPI_CONFIG_FILE`` (comma separated)
+names the files, else oslo.config's default locations are read.
+"""
+import os
+import socketserver
+import threading
+from wsgiref import simple_server
+
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
+PLACEMENT_PREFIX = '/placement'
+_lock = threading.Lock()
+
+
+def init_application(conf):
+    """The volume API with placement mounted at /placement; ``conf`` is
+    parsed and the database set up (volapi.config.setup)."""
+    from volapi.api import app as volume_app
+    from volapi.placement import wsgi as placement_wsgi
+    return PrefixDispatcher(volume_app.setup_app(conf),
+                            {PLACEMENT_PREFIX: placement_wsgi.setup_app(conf)})
+
+
+class PrefixDispatcher:
+    """Sends a request whose path is under a prefix to that prefix's
+    application (the prefix moves from PATH_INFO to SCRIPT_NAME, so the
+    application sees its own paths and builds right links), every other
+    request to ``default``."""
+
+    def __init__(self, default, mounts):
+        self.default = default
+        self.mounts = sorted(mounts.items(), key=lambda m: -len(m[0]))
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '')
+        for prefix, app in self.mounts:
+            if path == prefix or path.startswith(prefix + '/'):
+                environ['SCRIPT_NAME'] = environ.get('SCRIPT_NAME', '') + \
+                    prefix
+                environ['PATH_INFO'] = path[len(prefix):]
+                return app(environ, start_response)
+        return self.default(environ, start_response)
+
+
+def _load_conf():
+    from volapi import config
+    files = [f for f in os.environ.get('VOLAPI_CONFIG_FILE', '').split(',')
+             if f]
+    return config.setup(files, prog='volapi-wsgi')
+
+
+def __getattr__(name):
+    if name != 'application':
+        raise AttributeError(name)
+    with _lock:
+        if 'application' not in globals():
+            globals()['application'] = init_application(_load_conf())
+        return globals()['application']
+
+
+# -- the threaded server of volapi-api / volapi-all ------------------------
+
+class _RequestHandler(simple_server.WSGIRequestHandler):
+
+    def address_string(self):
+        return self.client_address[0]  # no reverse DNS per request
+
+    def log_message(self, format, *args):
+        LOG.info('%s %s', self.address_string(), format % args)
+
+
+class ThreadedWSGIServer(socketserver.ThreadingMixIn,
+                         simple_server.WSGIServer):
+    """The standard library's WSGI server with a thread per request.
+    Closing it waits for the requests in progress (graceful shutdown)."""
+
+    daemon_threads = False
+    block_on_close = True
+    allow_reuse_address = True
+
+
+def parse_bind(bind):
+    """'host:port' -> (host, port)."""
+    host, sep, port = bind.rpartition(':')
+    if not sep or not port.isdigit() or not host:
+        raise ValueError('--bind must be HOST:PORT, not %r' % bind)
+    return host.strip('[]'), int(port)
+
+
+def make_server(app, bind):
+    host, port = parse_bind(bind)
+    server = simple_server.make_server(
+        host, port, app, server_class=ThreadedWSGIServer,
+        handler_class=_RequestHandler)
+    return server
+
+
+class Serving:
+    """A server's serve_forever loop in a thread of its own."""
+
+    def __init__(self, server):
+        self.server = server
+        self._thread = threading.Thread(target=server.serve_forever,
+                                        name='wsgi', daemon=True)
+
+    def start(self):
+        self._thread.start()
+        host, port = self.server.server_address[:2]
+        LOG.info('serving HTTP on http://%s:%d/', host, port)
+        return self
+
+    def stop(self):
+        """Stop accepting, then wait for the requests in progress."""
+        self.server.shutdown()
+        self.server.server_close()
+        self._thread.join()
