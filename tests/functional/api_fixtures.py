@@ -32,11 +32,11 @@ class APITestCase(base.DatabaseTestCase):
         self.app = webtest.TestApp(app.setup_app(self.config.conf))
         self.owner = caller(self.project)
 
-    def create_volume(self, headers=None, status=202, **fields):
+    def create_volume(self, headers=None, expect=202, **fields):
         body = {'volume': dict({'size': 1}, **fields)}
         return self.app.post_json('/v3/volumes', body,
                                   headers=headers or self.owner,
-                                  status=status)
+                                  status=expect)
 
     def make_available(self, volume_id):
         """What a worker would do, through the admin API."""

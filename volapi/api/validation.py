@@ -79,9 +79,10 @@ _Validator = validators.extend(jsonschema.Draft4Validator, {
 
 
 def _message(error):
-    if error.path:
+    path = error.absolute_path
+    if path:
         return ('Invalid input for field/attribute %s. Value: %s. %s'
-                % (error.path[-1], error.instance, error.message))
+                % (path[-1], error.instance, error.message))
     return error.message
 
 
