@@ -1,0 +1,230 @@
+"""Snapshots through the API: Cinder's views, create/delete as transitions
+(with their precise refusals), rename, lists, bad input as 4xx faults,
+tenant isolation; and the whole life of a snapshot with a real worker."""
+import uuid
+
+from db import models
+from tests import volume_rows as rows
+from tests.functional import api_fixtures
+from tests.functional import volume_worker_fixture as vwf
+
+ADMIN = api_fixtures.ADMIN
+SUMMARY_FIELDS = {'id', 'created_at', 'updated_at', 'name', 'description',
+                  'volume_id', 'status', 'size', 'metadata'}
+EXTENDED_FIELDS = {'os-extended-snapshot-attributes:progress',
+                   'os-extended-snapshot-attributes:project_id'}
+
+
+class SnapshotTestCase(api_fixtures.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.volume = rows.volume(self.context, project_id=self.project)
+
+    def create(self, status=202, headers=None, **spec):
+        spec.setdefault('volume_id', self.volume.id)
+        return self.app.post_json('/v3/snapshots', {'snapshot': spec},
+                                  headers=headers or self.owner,
+                                  status=status)
+
+    def snapshot_row(self, snapshot_id):
+        return rows.row(self.context, models.Snapshot, snapshot_id)
+
+
+class CreateTest(SnapshotTestCase):
+
+    def test_create(self):
+        snapshot = self.create(name='s1', description='d',
+                               metadata={'k': 'v'}).json['snapshot']
+        self.assertEqual(SUMMARY_FIELDS | EXTENDED_FIELDS, set(snapshot))
+        self.assertEqual(('creating', 's1', 'd', {'k': 'v'}, 1),
+                         (snapshot['status'], snapshot['name'],
+                          snapshot['description'], snapshot['metadata'],
+                          snapshot['size']))
+        self.assertEqual('0%', snapshot[
+            'os-extended-snapshot-attributes:progress'])
+        self.assertEqual(self.project, snapshot[
+            'os-extended-snapshot-attributes:project_id'])
+        self.assertEqual('creating', rows.worker_status(
+            self.context, 'snapshot', snapshot['id']))
+
+    def test_fields_by_microversion(self):
+        newer = self.create(headers=api_fixtures.caller(
+            self.project, version='3.41')).json['snapshot']
+        self.assertIsNone(newer['group_snapshot_id'])
+        self.assertEqual('user-a', newer['user_id'])
+
+    def test_in_use_volume_needs_force(self):
+        volume = rows.volume(self.context, project_id=self.project,
+                             status='in-use', attach_status='attached')
+        response = self.create(volume_id=volume.id, status=400)
+        self.assertEqual("Invalid volume: volume status must be "
+                         "'available', it is 'in-use'",
+                         self.fault(response, 400))
+        self.assertEqual(0, rows.count(self.context, models.Snapshot))
+        self.create(volume_id=volume.id, force='True')
+        self.assertEqual(1, rows.count(self.context, models.Snapshot))
+
+    def test_refused_while_migrating_or_unscheduled(self):
+        migrating = rows.volume(self.context, project_id=self.project,
+                                migration_status='migrating')
+        self.assertIn("migration_status must be one of", self.fault(
+            self.create(volume_id=migrating.id, status=400), 400))
+        unscheduled = rows.volume(self.context, project_id=self.project,
+                                  host=None)
+        self.assertEqual("Invalid volume: volume host must be set, it is "
+                         "unset", self.fault(
+                             self.create(volume_id=unscheduled.id,
+                                         status=400), 400))
+
+    def test_bad_input(self):
+        cases = [({'snapshot': {}}, "'volume_id' is a required property"),
+                 ({'snapshot': {'volume_id': 'x'}}, 'volume_id'),
+                 ({'snapshot': {'volume_id': self.volume.id,
+                                'force': 'maybe'}}, 'force'),
+                 ({'snapshot': {'volume_id': self.volume.id,
+                                'bogus': 1}}, 'Additional properties'),
+                 ({'snapshot': {'volume_id': self.volume.id,
+                                'name': 'x' * 256}}, 'name'),
+                 ({'snapshot': {'volume_id': self.volume.id,
+                                'metadata': {'k': 1}}},
+                  "1 is not of type 'string'"),
+                 ({}, "'snapshot' is a required property"),
+                 ([], "is not of type 'object'")]
+        for body, expected in cases:
+            with self.subTest(body=body):
+                response = self.app.post_json('/v3/snapshots', body,
+                                              headers=self.owner, status=400)
+                self.assertIn(expected, self.fault(response, 400))
+        self.assertEqual(0, rows.count(self.context, models.Snapshot))
+
+    def test_volume_of_another_project_or_none(self):
+        for volume_id in (rows.volume(self.context,
+                                      project_id='project-b').id,
+                          str(uuid.uuid4())):
+            response = self.create(volume_id=volume_id, status=404)
+            self.assertEqual('Volume %s could not be found.' % volume_id,
+                             self.fault(response, 404))
+
+
+class ReadUpdateDeleteTest(SnapshotTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.snapshot = rows.snapshot(self.context, self.volume,
+                                      display_name='one')
+        self.other = rows.snapshot(self.context, self.volume,
+                                   status='error', display_name='two')
+        foreign = rows.volume(self.context, project_id='project-b')
+        self.foreign = rows.snapshot(self.context, foreign)
+
+    def test_lists(self):
+        listed = self.app.get('/v3/snapshots',
+                              headers=self.owner).json['snapshots']
+        self.assertEqual({self.snapshot.id, self.other.id},
+                         {s['id'] for s in listed})
+        self.assertEqual(SUMMARY_FIELDS, set(listed[0]))
+        detailed = self.app.get('/v3/snapshots/detail',
+                                headers=self.owner).json['snapshots']
+        self.assertEqual(SUMMARY_FIELDS | EXTENDED_FIELDS, set(detailed[0]))
+        everyone = self.app.get('/v3/snapshots?all_tenants=1',
+                                headers=ADMIN).json['snapshots']
+        self.assertEqual(3, len(everyone))
+
+    def test_filters_paging_and_count(self):
+        def ids(query, headers=None):
+            return [s['id'] for s in self.app.get(
+                '/v3/snapshots' + query,
+                headers=headers or self.owner).json['snapshots']]
+        self.assertEqual([self.other.id], ids('?status=error'))
+        self.assertEqual([self.snapshot.id], ids('?name=one'))
+        self.assertEqual([self.snapshot.id, self.other.id],
+                         ids('?sort=name:asc'))
+        first = ids('?sort=name:asc&limit=1')
+        self.assertEqual([self.other.id],
+                         ids('?sort=name:asc&limit=1&marker=%s' % first[0]))
+        body = self.app.get('/v3/snapshots?limit=1&with_count=true',
+                            headers=api_fixtures.caller(
+                                self.project, version='3.45')).json
+        self.assertEqual(2, body['count'])
+        self.assertIn('snapshots_links', body)
+        for query in ('?sort=bogus', '?limit=-1', '?sort_dir=up'):
+            with self.subTest(query=query):
+                self.fault(self.app.get('/v3/snapshots' + query,
+                                        headers=self.owner, status=400),
+                           400)
+
+    def test_show_and_tenant_isolation(self):
+        shown = self.app.get('/v3/snapshots/%s' % self.snapshot.id,
+                             headers=self.owner).json['snapshot']
+        self.assertEqual('one', shown['name'])
+        for method in ('get', 'delete'):
+            response = getattr(self.app, method)(
+                '/v3/snapshots/%s' % self.foreign.id, headers=self.owner,
+                status=404)
+            self.assertEqual('Snapshot %s could not be found.'
+                             % self.foreign.id, self.fault(response, 404))
+
+    def test_rename(self):
+        renamed = self.app.put_json(
+            '/v3/snapshots/%s' % self.snapshot.id,
+            {'snapshot': {'name': 'new', 'description': 'desc'}},
+            headers=self.owner).json['snapshot']
+        self.assertEqual(('new', 'desc'),
+                         (renamed['name'], renamed['description']))
+        self.assertEqual('new', self.snapshot_row(
+            self.snapshot.id)['display_name'])
+        for body in ({'snapshot': {}}, {'snapshot': {'status': 'x'}}, {}):
+            with self.subTest(body=body):
+                self.fault(self.app.put_json(
+                    '/v3/snapshots/%s' % self.snapshot.id, body,
+                    headers=self.owner, status=400), 400)
+        self.fault(self.app.put_json(
+            '/v3/snapshots/%s' % self.foreign.id, {'snapshot': {'name': 'x'}},
+            headers=self.owner, status=404), 404)
+
+    def test_delete(self):
+        self.app.delete('/v3/snapshots/%s' % self.snapshot.id,
+                        headers=self.owner, status=202)
+        self.assertEqual('deleting',
+                         self.snapshot_row(self.snapshot.id)['status'])
+        self.assertEqual('deleting', rows.worker_status(
+            self.context, 'snapshot', self.snapshot.id))
+        response = self.app.delete('/v3/snapshots/%s' % self.snapshot.id,
+                                   headers=self.owner, status=400)
+        self.assertEqual("Invalid snapshot: snapshot status must be one of "
+                         "'available', 'error', it is 'deleting'",
+                         self.fault(response, 400))
+
+
+class SnapshotLifeTest(api_fixtures.APITestCase):
+    """With a volume worker: the snapshot is made and removed for real."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(vwf.RunningWorker(self))
+
+    def get(self, path):
+        return self.app.get(path, headers=self.owner, expect_errors=True)
+
+    def test_life(self):
+        volume_id = self.create_volume(size=1).json['volume']['id']
+        vwf.wait_for(lambda: self.get('/v3/volumes/%s' % volume_id)
+                     .json['volume']['status'], lambda s: s == 'available')
+        snapshot_id = self.app.post_json(
+            '/v3/snapshots', {'snapshot': {'volume_id': volume_id}},
+            headers=self.owner, status=202).json['snapshot']['id']
+        path = '/v3/snapshots/%s' % snapshot_id
+        shown = vwf.wait_for(lambda: self.get(path).json['snapshot'],
+                             lambda s: s['status'] == 'available')
+        self.assertEqual('100%', shown[
+            'os-extended-snapshot-attributes:progress'])
+        self.app.delete(path, headers=self.owner, status=202)
+        vwf.wait_for(lambda: self.get(path).status_int,
+                     lambda status: status == 404)
+        self.assertIsNone(rows.worker_status(self.context, 'snapshot',
+                                             snapshot_id))
+        self.app.delete('/v3/volumes/%s' % volume_id, headers=self.owner,
+                        status=202)
+        vwf.wait_for(lambda: self.get('/v3/volumes/%s' % volume_id)
+                     .status_int, lambda status: status == 404)
