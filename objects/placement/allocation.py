@@ -33,13 +33,13 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 from db import api as db_api
-from db import conditions as cond
 from db import exceptions as db_exceptions
 from db import models
 from db import session
 from objects.placement import consumer as consumer_obj
 from objects.placement import exception
 from objects.placement import resource_class as rc_obj
+from objects.placement import resource_provider as rp_obj
 
 ALLOCATIONS = models.Allocation.__table__
 PROVIDERS = models.ResourceProvider.__table__
@@ -129,23 +129,20 @@ class Demand:
         return self.total > self.old_total
 
 
-class Requirement(cond.Filter):
-    """A condition of a provider's compare-and-swap that, when it fails,
-    is reported as ``error``."""
-
-    def __init__(self, criterion, requirement, error):
-        super().__init__(criterion, requirement)
-        self.error = error
-
-
-def provider_ids(context, uuids):
-    """{uuid: id} of the providers among ``uuids`` that exist."""
-    if not uuids:
-        return {}
-    with session.reader.connection.using(context) as conn:
-        return dict(conn.execute(
-            sa.select(PROVIDERS.c.uuid, PROVIDERS.c.id)
-            .where(PROVIDERS.c.uuid.in_(sorted(set(uuids))))).all())
+def _lookup(conn, wanted):
+    """Ids of rows named by a unique column, several tables in one query:
+    ``wanted`` is ``{kind: (column, names)}``, the result ``{kind: {name:
+    id}}`` (names with no row left out)."""
+    parts = [sa.select(sa.literal(kind).label('kind'),
+                       sa.cast(column, sa.String(255)).label('name'),
+                       column.table.c.id)
+             .where(column.in_(sorted(names)))
+             for kind, (column, names) in wanted.items() if names]
+    found = {kind: {} for kind in wanted}
+    if parts:
+        for kind, name, ident in conn.execute(sa.union_all(*parts)):
+            found[kind][name] = ident
+    return found
 
 
 def usage_of_others(consumer_uuids):
@@ -163,13 +160,9 @@ def usage_of_others(consumer_uuids):
 
 
 class AllocationWriter:
-    """Replaces the allocations of a set of consumers in one transaction.
-
-    References (providers, classes, projects, users, types) are resolved
-    first, outside the transaction; :meth:`write` runs inside one.
-    ``POST /reshaper`` extends it with inventories (objects.placement.
-    reshaper).
-    """
+    """Replaces the allocations of a set of consumers in one transaction
+    (:meth:`write`, run inside one). ``POST /reshaper`` extends it with
+    inventories (objects.placement.reshaper)."""
 
     def __init__(self, context, requests):
         self.context = context
@@ -177,40 +170,19 @@ class AllocationWriter:
         # every writer, so two writers never wait for each other in a cycle.
         self.requests = sorted(requests, key=lambda r: r.uuid)
         self.consumer_uuids = [r.uuid for r in self.requests]
-        self._resolve(requests)
-
-    # -- outside the transaction ----------------------------------------------
-    def _resolve(self, requests):
-        ctx = self.context
-        wanted = list(dict.fromkeys(
+        # Providers in the order the request names them (the first unknown
+        # one is reported).
+        self.wanted_providers = list(dict.fromkeys(
             rp for r in requests for rp in r.allocations))
-        self.provider_ids = provider_ids(ctx, wanted)
-        for uuid in wanted:
-            if uuid not in self.provider_ids:
-                raise AllocationProviderNotFound(uuid=uuid)
-        self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
-        self.class_ids = rc_obj.ids_from_names(ctx, [
+        self.class_ids = rc_obj.ids_from_names(context, [
             name for r in requests for resources in r.allocations.values()
             for name in resources])
         self.class_names = {i: n for n, i in self.class_ids.items()}
-        self.owners = {}
-        self.types = {}
-        for r in self.requests:
-            if r.project_id is not None:
-                self.owners[r.uuid] = (consumer_obj.ensure_project(
-                    ctx, r.project_id), consumer_obj.ensure_user(
-                    ctx, r.user_id))
-            if r.consumer_type is not consumer_obj.UNCHECKED:
-                self.types[r.uuid] = consumer_obj.ensure_consumer_type(
-                    ctx, r.consumer_type)
-        self.new_owner = None
-        if any(r.project_id is None for r in self.requests):
-            self.new_owner = consumer_obj.ensure_incomplete_owner(ctx)
 
-    # -- inside the transaction -----------------------------------------------
     def write(self):
         ctx = self.context
         with session.writer.connection.using(ctx) as conn:
+            self._resolve(conn)
             for r in self.requests:
                 consumer_obj.claim(
                     ctx, r.uuid, r.generation, self.owners.get(r.uuid),
@@ -224,8 +196,8 @@ class AllocationWriter:
                 .where(ALLOCATIONS.c.consumer_id.in_(self.consumer_uuids))
             ).all()
             demands = self._demands(old)
-            for provider_id in sorted(demands):
-                self.swap_provider(provider_id, demands[provider_id])
+            for provider_id in sorted(self.providers_to_swap(demands)):
+                self.swap_provider(provider_id, demands.get(provider_id, {}))
             self.before_allocations(conn)
             if old:
                 conn.execute(ALLOCATIONS.delete().where(
@@ -235,6 +207,64 @@ class AllocationWriter:
                 conn.execute(ALLOCATIONS.insert(), rows)
             consumer_obj.delete_unused(
                 ctx, [r.uuid for r in self.requests if not r.allocations])
+
+    def _resolve(self, conn):
+        """Ids of the providers, projects, users and consumer types the
+        request names, with one query; missing projects, users and types
+        are created."""
+        ctx = self.context
+        projects = {r.project_id for r in self.requests if r.project_id}
+        users = {r.user_id for r in self.requests if r.user_id}
+        if any(r.project_id is None for r in self.requests):
+            incomplete = consumer_obj.incomplete_owner(ctx)
+            projects.add(incomplete[0])
+            users.add(incomplete[1])
+        types = {r.consumer_type for r in self.requests
+                 if r.consumer_type not in (None, consumer_obj.UNCHECKED)}
+        found = _lookup(conn, {'rp': (PROVIDERS.c.uuid,
+                                      self.providers_to_look_up()),
+                               'project': (PROJECTS.c.external_id, projects),
+                               'user': (USERS.c.external_id, users),
+                               'type': (CONSUMER_TYPES.c.name, types)})
+        self.provider_ids = found['rp']
+        self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
+        self.check_providers()
+
+        def project(name):
+            if name not in found['project']:
+                found['project'][name] = consumer_obj.ensure_project(ctx, name)
+            return found['project'][name]
+
+        def user(name):
+            if name not in found['user']:
+                found['user'][name] = consumer_obj.ensure_user(ctx, name)
+            return found['user'][name]
+
+        self.owners = {r.uuid: (project(r.project_id), user(r.user_id))
+                       for r in self.requests if r.project_id is not None}
+        self.new_owner = None
+        if any(r.project_id is None for r in self.requests):
+            self.new_owner = (project(incomplete[0]), user(incomplete[1]))
+        self.types = {}
+        for r in self.requests:
+            if r.consumer_type is consumer_obj.UNCHECKED:
+                continue
+            if r.consumer_type is None:
+                self.types[r.uuid] = None
+                continue
+            if r.consumer_type not in found['type']:
+                found['type'][r.consumer_type] = (
+                    consumer_obj.ensure_consumer_type(ctx, r.consumer_type))
+            self.types[r.uuid] = found['type'][r.consumer_type]
+
+    def providers_to_look_up(self):
+        return self.wanted_providers
+
+    def check_providers(self):
+        """Raise for the first provider named that does not exist."""
+        for uuid in self.wanted_providers:
+            if uuid not in self.provider_ids:
+                raise AllocationProviderNotFound(uuid=uuid)
 
     def _demands(self, old):
         """{provider id: {class id: Demand}} for every provider touched."""
@@ -285,12 +315,18 @@ class AllocationWriter:
             raise db_exc.RetryRequest(
                 exception.ResourceProviderConcurrentUpdateDetected())
 
+    def providers_to_swap(self, demands):
+        """Ids of the providers whose generation the write bumps."""
+        return set(demands)
+
     def expected_provider_values(self, provider_id):
         """Expected column values of the provider (none: any generation)."""
         return {}
 
     def failure(self, provider_id, exc):
-        return exc.condition.error
+        """The error to raise when the provider's swap failed on
+        ``exc.condition``."""
+        return exc.condition.exception()
 
     def before_allocations(self, conn):
         """Runs after the providers' compare-and-swaps, before allocation
@@ -313,12 +349,12 @@ class AllocationWriter:
             same_inventory = (
                 INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
                 INVENTORIES.c.resource_class_id == class_id)
-            existence.append(Requirement(
+            existence.append(rp_obj.Requirement(
                 sa.exists().where(*same_inventory),
                 'must have inventory of %s' % name,
                 InvalidInventory(resource_class=name,
                                  resource_provider=rp_uuid)))
-            units.append(Requirement(
+            units.append(rp_obj.Requirement(
                 sa.exists().where(*same_inventory,
                                   *self.unit_criteria(demand.amounts)),
                 'must allow %s allocations of %s' % (
@@ -328,7 +364,7 @@ class AllocationWriter:
             if demand.grows:
                 total = usage_of_others(self.consumer_uuids) + sa.literal(
                     demand.total, sa.BigInteger)
-                capacity.append(Requirement(
+                capacity.append(rp_obj.Requirement(
                     sa.exists().where(
                         *same_inventory,
                         total <= (INVENTORIES.c.total -
@@ -351,7 +387,9 @@ class AllocationWriter:
 
 
 @db_api.retrying(max_retries=WRITE_RETRIES)
-def _write(context, writer):
+def run(context, writer):
+    """Run ``writer.write()`` as one transaction, again from the start
+    after a deadlock, a serialization failure or a lost race."""
     writer.write()
 
 
@@ -363,7 +401,7 @@ def replace_all(context, requests):
     consumer.ConsumerGenerationConflict, InvalidInventory and its
     subclasses (capacity, units).
     """
-    _write(context, AllocationWriter(context, requests))
+    run(context, AllocationWriter(context, requests))
 
 
 # -- DELETE /allocations/{consumer} ----------------------------------------------

@@ -8,6 +8,7 @@ import sys
 
 from volapi import conf
 from volapi import config
+from volapi.placement import online_migrations
 
 
 def db_sync(args):
@@ -25,6 +26,9 @@ def db_version(args):
 COMMANDS = {
     ('db', 'sync'): (db_sync, 'create or upgrade the schema'),
     ('db', 'version'): (db_version, 'print the schema revision'),
+    ('db', 'online_data_migrations'): (
+        online_migrations.command,
+        'run the online data migrations (missing consumer records)'),
 }
 
 
@@ -41,14 +45,16 @@ def _parser():
                 dest='command', required=True)
         sub = subparsers[group].add_parser(name, help=help_text)
         sub.set_defaults(func=fn)
+        # A command may declare options: fn.arguments = [(flags, kwargs)].
+        for flags, options in getattr(fn, 'arguments', ()):
+            sub.add_argument(*flags, **options)
     return parser
 
 
 def main(argv=None):
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     config.setup(args.config_file, args.config_dir, prog='volapi-manage')
-    args.func(args)
-    return 0
+    return args.func(args) or 0
 
 
 if __name__ == '__main__':
