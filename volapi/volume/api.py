@@ -13,6 +13,7 @@ None and are bound neither by microversions nor by the table's admin flags.
 import threading
 import uuid
 
+import oslo_messaging
 import sqlalchemy as sa
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
@@ -372,10 +373,18 @@ def _connect(context, volume, attachment, connector):
     try:
         info = worker_client().initialize_connection(context, volume,
                                                      connector)
+    except oslo_messaging.MessagingTimeout:
+        LOG.exception('initialize_connection of volume %s timed out',
+                      volume.id)
+        raise BackendError('Unable to initialize the connection to volume '
+                           '%s: no volume worker answered.' % volume.id)
     except Exception as e:
         LOG.exception('initialize_connection of volume %s failed', volume.id)
+        # The worker's own words stay in its log: they name paths.
         raise BackendError('Unable to initialize the connection to volume '
-                           '%s: %s' % (volume.id, e)) from None
+                           '%s: the volume worker failed (%s).' % (
+                               volume.id, getattr(e, 'exc_type',
+                                                  type(e).__name__)))
     transitions.apply(context, 'attachment_connected', attachment,
                       connection_info=jsonutils.dumps(info))
 
