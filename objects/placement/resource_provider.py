@@ -436,7 +436,8 @@ def _has_room(class_id, amount):
     """The provider has inventory of ``class_id`` that can take ``amount``
     more: capacity, min_unit, max_unit and step_size all allow it."""
     used = sa.select(sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0)) \
-        .where(ALLOCATIONS.c.resource_provider_id == PROVIDERS.c.id,
+        .where(ALLOCATIONS.c.resource_provider_id
+               == INVENTORIES.c.resource_provider_id,
                ALLOCATIONS.c.resource_class_id == class_id) \
         .scalar_subquery()
     return sa.exists().where(
