@@ -16,6 +16,13 @@ from volapi import conf as volapi_conf
 
 class _Pecan(pecan.Pecan):
 
+    def find_controller(self, state):
+        # Handlers build their JSON responses themselves (rest.respond), so
+        # pecan's Accept negotiation, which refuses application/json for
+        # handlers exposed without templates, has nothing to decide.
+        state.request.pecan['content_type'] = 'text/html'
+        return super().find_controller(state)
+
     def _handle_empty_response_body(self, state):
         # pecan turns every empty 200 into a 204 (decoding each body to
         # find out); Cinder answers some requests 200 with no body, and

@@ -1,0 +1,130 @@
+"""The real ``cinder`` CLI (python-cinderclient, noauth) against the volume
+API served over HTTP on 127.0.0.1, with a volume worker (file driver) in
+this process on a private in-memory transport: create, list, show, extend,
+reset-state, delete, types; another project sees nothing."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from wsgiref import simple_server
+
+import fixtures
+
+from tests.functional import api_fixtures
+from volapi.volume import worker as volume_worker
+
+UUID = r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+
+
+class _QuietHandler(simple_server.WSGIRequestHandler):
+
+    def log_message(self, *args):
+        pass
+
+
+def _cinder_executable():
+    beside = os.path.join(os.path.dirname(sys.executable), 'cinder')
+    return beside if os.path.exists(beside) else shutil.which('cinder')
+
+
+class CinderCLITest(api_fixtures.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.config.set('volume', volumes_dir=self.useFixture(
+            fixtures.TempDir()).path)
+        worker = volume_worker.VolumeWorker(self.config.conf).start(
+            unclaimed_timeout=0)
+        self.addCleanup(worker.stop)
+        server = simple_server.make_server(
+            '127.0.0.1', 0, self.app.app, handler_class=_QuietHandler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        self.endpoint = 'http://127.0.0.1:%d/v3' % server.server_port
+
+    def cinder(self, *args, user='user-a', project='project-a', check=True):
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(('OS_', 'CINDER'))}
+        command = [_cinder_executable(), '--os-auth-type', 'noauth',
+                   '--os-endpoint', self.endpoint, '--os-project-id',
+                   project, '--os-user-id', user] + list(args)
+        result = subprocess.run(command, env=env, capture_output=True,
+                                text=True, timeout=120)
+        if check and result.returncode != 0:
+            self.fail('%s failed (%d):\n%s%s' % (
+                ' '.join(args), result.returncode, result.stdout,
+                result.stderr))
+        return result
+
+    @staticmethod
+    def field(table, name):
+        match = re.search(r'^\|\s*%s\s*\|\s*(.*?)\s*\|$' % re.escape(name),
+                          table, re.M)
+        return match.group(1) if match else None
+
+    def wait_for(self, volume_id, status, headers=None, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            volume = self.app.get('/v3/volumes/%s' % volume_id,
+                                  headers=headers or api_fixtures.ADMIN,
+                                  expect_errors=True)
+            if status == 'deleted' and volume.status_int == 404:
+                return None
+            if volume.status_int == 200 and \
+                    volume.json['volume']['status'] == status:
+                return volume.json['volume']
+            if time.monotonic() > deadline:
+                self.fail('volume %s did not become %s: %s' % (
+                    volume_id, status, volume.body))
+            time.sleep(0.05)
+
+    def test_volume_life_cycle(self):
+        created = self.cinder('create', '--name', 'cli-volume', '1').stdout
+        volume_id = self.field(created, 'id')
+        self.assertRegex(volume_id, UUID)
+        self.assertEqual('cli-volume', self.field(created, 'name'))
+        self.wait_for(volume_id, 'available')
+
+        listed = self.cinder('list').stdout
+        self.assertIn(volume_id, listed)
+        self.assertIn('available', listed)
+        shown = self.cinder('show', volume_id).stdout
+        self.assertEqual('cli-volume', self.field(shown, 'name'))
+        self.assertEqual('1', self.field(shown, 'size'))
+        self.assertEqual('__DEFAULT__', self.field(shown, 'volume_type'))
+
+        # Another project cannot see it.
+        other = self.cinder('show', volume_id, project='project-b',
+                            user='user-b', check=False)
+        self.assertNotEqual(0, other.returncode)
+        self.assertNotIn(volume_id, self.cinder(
+            'list', project='project-b', user='user-b').stdout)
+
+        self.cinder('extend', volume_id, '2')
+        self.assertEqual(2, self.wait_for(volume_id, 'available')['size'])
+
+        self.cinder('reset-state', '--state', 'error', volume_id,
+                    user='admin', project='admin')
+        self.wait_for(volume_id, 'error')
+
+        self.cinder('delete', volume_id)
+        self.wait_for(volume_id, 'deleted', headers=self.owner)
+        self.assertNotIn(volume_id, self.cinder('list').stdout)
+
+    def test_types_and_bad_input(self):
+        created = self.cinder('type-create', 'cli-type', user='admin',
+                              project='admin').stdout
+        self.assertIn('cli-type', created)
+        self.assertIn('cli-type', self.cinder('type-list').stdout)
+        volume_id = self.field(self.cinder(
+            'create', '--volume-type', 'cli-type', '1').stdout, 'id')
+        self.assertEqual('cli-type', self.wait_for(
+            volume_id, 'available')['volume_type'])
+        refused = self.cinder('create', '0', check=False)
+        self.assertNotEqual(0, refused.returncode)
+        self.assertIn('less than the minimum of 1', refused.stderr)
