@@ -19,7 +19,6 @@ from objects import volume as volume_obj
 from rpc import serializer as rpc_serializer
 from rpc import transport as rpc_transport
 
-TOPIC = 'volapi-volume'
 RPC_API_VERSION = '1.0'
 
 
@@ -39,11 +38,14 @@ def _host_of_volume(ctxt, snapshot):
 
 
 class VolumeWorkerClient:
-    """Casts (and the one call) to volume workers on topic ``volapi-volume``."""
+    """Casts (and the one call) to volume workers on topic
+    ``[DEFAULT] volume_topic`` (``volapi-volume``)."""
 
     def __init__(self, transport=None, conf=None):
-        transport = transport or rpc_transport.get_transport(conf or cfg.CONF)
-        target = oslo_messaging.Target(topic=TOPIC, version=RPC_API_VERSION)
+        conf = conf or cfg.CONF
+        transport = transport or rpc_transport.get_transport(conf)
+        target = oslo_messaging.Target(topic=conf.volume_topic,
+                                       version=RPC_API_VERSION)
         self._client = oslo_messaging.get_rpc_client(
             transport, target,
             serializer=rpc_serializer.RequestContextSerializer())

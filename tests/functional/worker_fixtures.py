@@ -2,6 +2,10 @@
 API leaves them in, services with a given heartbeat age, and a volume
 worker's parts (file driver, services row, manager) in this process."""
 import datetime
+import os
+import subprocess
+import sys
+import time
 import uuid
 
 import fixtures
@@ -125,3 +129,90 @@ class PrivateFakeTransport(fixtures.Fixture):
     def _forget():
         rpc_transport.cleanup()
         volume_api.reset_worker_client()
+
+
+class RabbitTopic(fixtures.Fixture):
+    """This test's own volume topic on the RabbitMQ of
+    ``VOLAPI_TEST_RABBIT_URL``: test processes sharing the broker never
+    consume each other's messages. Its queues are deleted afterwards."""
+
+    def __init__(self, test, url):
+        super().__init__()
+        self.test, self.url = test, url
+
+    def _setUp(self):
+        self.topic = 'volapi-test-%s' % uuid.uuid4().hex
+        self.servers = []
+        self.test.config.set(transport_url=self.url, volume_topic=self.topic)
+        self.addCleanup(self._delete_queues)
+
+    def server(self, name):
+        """Remember that ``name`` listens on the topic (its queue)."""
+        self.servers.append(name)
+        return name
+
+    def _delete_queues(self):
+        import kombu
+        names = [self.topic] + ['%s.%s' % (self.topic, s)
+                                for s in self.servers]
+        with kombu.Connection(self.url.replace('rabbit://', 'amqp://', 1),
+                              connect_timeout=5) as conn:
+            channel = conn.channel()
+            for name in names:
+                channel.queue_delete(name)
+
+
+class Process(fixtures.Fixture):
+    """A volapi command (``volapi.cmd.<command>``) in a child process, with
+    a configuration file of its own (``options``: {group: {name: value}},
+    None for [DEFAULT]) and its log in a file. Killed at cleanup if still
+    running."""
+
+    def __init__(self, command, options, args=()):
+        super().__init__()
+        self.command, self.options, self.args = command, options, list(args)
+
+    def _setUp(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+        self.config_file = os.path.join(directory, 'volapi.conf')
+        with open(self.config_file, 'w') as f:
+            for group, values in self.options.items():
+                f.write('[%s]\n' % (group or 'DEFAULT'))
+                for name, value in values.items():
+                    f.write('%s = %s\n' % (name,
+                                           str(value).replace('%', '%%')))
+        self.log_file = os.path.join(directory, 'log')
+        with open(self.log_file, 'wb') as log:
+            self.process = subprocess.Popen(
+                [sys.executable, '-m', 'volapi.cmd.%s' % self.command,
+                 '--config-file', self.config_file] + self.args,
+                stdout=log, stderr=subprocess.STDOUT,
+                cwd=os.path.dirname(os.path.dirname(os.path.dirname(
+                    os.path.abspath(__file__)))))
+        self.addCleanup(self._kill)
+
+    def _kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def log(self):
+        with open(self.log_file, errors='replace') as f:
+            return f.read()
+
+    def wait_for_log(self, text, timeout=60):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if text in self.log():
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise AssertionError('%r not logged by volapi.cmd.%s (exit code %s):'
+                             '\n%s' % (text, self.command,
+                                       self.process.poll(), self.log()))
+
+    def terminate(self, timeout=60):
+        """SIGTERM, and the exit code once it has shut down."""
+        self.process.terminate()
+        return self.process.wait(timeout)

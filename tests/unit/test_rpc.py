@@ -112,25 +112,23 @@ class Recorder:
                 'connector_host': connector['host']}
 
 
-class FakeTransportTest(base.TestCase):
-    """Client and servers in one process, as in volapi-all."""
+class TransportContract:
+    """What the rpc package must do on any transport; a TestCase mixes this
+    in and makes ``self.transport`` in ``make_transport()``."""
 
     def setUp(self):
         super().setUp()
         objects.register_all()
-        self.assertEqual('fake://', self.config.conf.transport_url)
-        # A private exchange: messages of other tests cannot leak in.
-        self.config.set(control_exchange='test-%s' % uuid.uuid4().hex)
-        self.transport = oslo_messaging.get_rpc_transport(self.config.conf)
-        self.addCleanup(self.transport.cleanup)
-        self.client = volume_rpc.VolumeWorkerClient(transport=self.transport)
+        self.transport = self.make_transport()
+        self.client = volume_rpc.VolumeWorkerClient(
+            transport=self.transport, conf=self.config.conf)
         self.ctx = volapi_context.RequestContext(user_id='u1',
                                                  project_id='p1')
 
     def serve(self, name):
         endpoint = Recorder(name)
         server = rpc_server.RPCServer(
-            self.transport, volume_rpc.TOPIC, name, [endpoint],
+            self.transport, self.config.conf.volume_topic, name, [endpoint],
             context_class=volapi_context.RequestContext)
         server.start()
         self.addCleanup(server.stop)
@@ -177,6 +175,18 @@ class FakeTransportTest(base.TestCase):
         self.assertEqual('h@b', volume_rpc.server_of('h@b#pool'))
         self.assertEqual('h@b', volume_rpc.server_of('h@b'))
         self.assertIsNone(volume_rpc.server_of(None))
+
+
+class FakeTransportTest(TransportContract, base.TestCase):
+    """Client and servers in one process, as in volapi-all."""
+
+    def make_transport(self):
+        self.assertEqual('fake://', self.config.conf.transport_url)
+        # A private exchange: messages of other tests cannot leak in.
+        self.config.set(control_exchange='test-%s' % uuid.uuid4().hex)
+        transport = oslo_messaging.get_rpc_transport(self.config.conf)
+        self.addCleanup(transport.cleanup)
+        return transport
 
 
 class TransportTest(base.TestCase):

@@ -22,6 +22,14 @@ cfg.set_defaults(messaging_transport._transport_opts,
                  transport_url=DEFAULT_TRANSPORT_URL)
 
 
+rpc_opts = [
+    cfg.StrOpt('volume_topic', default='volapi-volume',
+               help='The message topic volume workers listen on and the API '
+                    'casts to. Deployments sharing one broker (or vhost) '
+                    'must use different topics.'),
+]
+
+
 def _messaging_opts():
     # transport_url, control_exchange, rpc_response_timeout ...
     return list(messaging_transport._transport_opts)
@@ -29,7 +37,8 @@ def _messaging_opts():
 
 def register_opts(conf):
     conf.register_opts(_messaging_opts())
+    conf.register_opts(rpc_opts)
 
 
 def list_opts():
-    return [(None, _messaging_opts())]
+    return [(None, _messaging_opts() + rpc_opts)]

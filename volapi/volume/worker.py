@@ -8,7 +8,6 @@ from oslo_log import log as logging
 import objects
 from rpc import server as rpc_server
 from rpc import transport as rpc_transport
-from rpc import volume as volume_rpc
 from volapi import context as volapi_context
 from volapi import service as volapi_service
 from volapi.volume import cleanup
@@ -43,7 +42,7 @@ class VolumeWorker:
         self.driver = drivers.load(self.conf)
         self.driver.do_setup()
         self.heartbeat = volapi_service.ServiceHeartbeat(
-            self.context, self.server_name, BINARY, volume_rpc.TOPIC,
+            self.context, self.server_name, BINARY, self.conf.volume_topic,
             self.conf.report_interval).start()
         service_id = self.heartbeat.service_id
         repaired = cleanup.clean_stale(
@@ -55,7 +54,7 @@ class VolumeWorker:
             host='%s#%s' % (self.server_name, self.driver.pool_name))
         self._rpc = rpc_server.RPCServer(
             self.transport or rpc_transport.get_transport(self.conf),
-            volume_rpc.TOPIC, self.server_name, [self.manager],
+            self.conf.volume_topic, self.server_name, [self.manager],
             context_class=volapi_context.RequestContext)
         self._rpc.start()
         self._periodic_cleanup = volapi_service.Periodic(

@@ -1,0 +1,105 @@
+"""Messaging on a real RabbitMQ (``VOLAPI_TEST_RABBIT_URL``): the rpc
+package's contract, and a volume worker serving the service layer's casts
+and calls end to end on the backend under test."""
+import os
+import time
+
+import oslo_messaging
+import testtools
+
+import objects
+from rpc import transport as rpc_transport
+from tests import base
+from tests import fixtures as volapi_fixtures
+from tests.functional import worker_fixtures as wf
+from tests.unit import test_rpc
+from volapi.volume import api as volume_api
+from volapi.volume import worker as volume_worker
+
+RABBIT_URL = volapi_fixtures.rabbit_url()
+NO_RABBIT = ('VOLAPI_TEST_RABBIT_URL is not set: these tests need a '
+             'RabbitMQ broker (e.g. rabbit://guest:guest@127.0.0.1:5672/)')
+
+
+@testtools.skipIf(RABBIT_URL is None, NO_RABBIT)
+class RabbitTransportTest(test_rpc.TransportContract, base.TestCase):
+
+    def make_transport(self):
+        self.topic = self.useFixture(wf.RabbitTopic(self, RABBIT_URL))
+        transport = oslo_messaging.get_rpc_transport(self.config.conf)
+        self.addCleanup(transport.cleanup)
+        return transport
+
+    def serve(self, name):
+        return super().serve(self.topic.server(name))
+
+
+@testtools.skipIf(RABBIT_URL is None, NO_RABBIT)
+class RabbitWorkerTest(base.DatabaseTestCase):
+    """The assembled VolumeWorker (services row, start-up cleanup, RPC
+    server, manager, file driver) fed by the service layer over RabbitMQ."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(wf.RabbitTopic(self, RABBIT_URL)).server(
+            'rabbit-worker@file')
+        self.config.set(host='rabbit-worker')
+        self.config.set('volume', volumes_dir=self.useFixture(
+            wf.fixtures.TempDir()).path)
+        self.addCleanup(rpc_transport.cleanup)
+        self.addCleanup(volume_api.reset_worker_client)
+        volume_api.reset_worker_client()
+        self.worker = volume_worker.VolumeWorker(self.config.conf).start()
+        self.addCleanup(self.worker.stop)
+
+    def wait_for(self, obj, status, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            obj.refresh()
+            if obj.status == status:
+                return obj
+            time.sleep(0.05)
+        self.fail('%s %s is %s, not %s after %ss' % (
+            type(obj).__name__, obj.id, obj.status, status, timeout))
+
+    def test_lifecycle(self):
+        volume = wf.make_volume(self.context, size=1)
+        volume_api.worker_client().create_volume(self.context, volume)
+        self.wait_for(volume, 'available')
+        self.assertEqual('rabbit-worker@file#file', volume.host)
+
+        volume_api.extend(self.context, volume, 2)
+        self.wait_for(volume, 'available')
+        self.assertEqual(2, volume.size)
+        self.assertEqual(2 * 1024 ** 3,
+                         os.path.getsize(volume.provider_location))
+
+        info = volume_api.worker_client().initialize_connection(
+            self.context, volume, {'host': 'compute-1'})
+        self.assertEqual({'driver_volume_type': 'local',
+                          'data': {'device_path': volume.provider_location}},
+                         info)
+
+        snapshot = volume_api.create_snapshot(self.context, volume)
+        self.wait_for(snapshot, 'available')
+        self.assertTrue(os.path.exists(snapshot.provider_location))
+        volume_api.delete_snapshot(self.context, snapshot)
+        snapshot = objects.Snapshot.get_by_id(self.context, snapshot.id,
+                                              include_deleted=True)
+        self.wait_for(snapshot, 'deleted')
+
+        volume_api.delete(self.context, volume)
+        volume = objects.Volume.get_by_id(self.context, volume.id,
+                                          include_deleted=True)
+        self.wait_for(volume, 'deleted')
+        self.assertFalse(os.path.exists(volume.provider_location))
+        self.assertEqual([], os.listdir(self.config.conf.volume.volumes_dir))
+
+    def test_driver_error_reaches_the_caller_of_a_call(self):
+        volume = wf.make_volume(self.context, status='available',
+                                host='rabbit-worker@file#file')
+        e = self.assertRaises(oslo_messaging.RemoteError,
+                              volume_api.worker_client().initialize_connection,
+                              self.context, volume, {'host': 'compute-1'})
+        self.assertEqual('VolumeDriverError', e.exc_type)
+        self.assertIn('has no file', e.value)
