@@ -231,10 +231,15 @@ def _create(context, uuid, name, parent_uuid):
                     {'id': new_id, 'root_provider_id': None})
             return ResourceProvider.from_row(conn.execute(_SELECT.where(
                 PROVIDERS.c.id == new_id)).mappings().first())
-    except db_exc.DBDuplicateEntry as exc:
-        raise exception.ResourceProviderExists(
-            [c for c in (exc.columns or ()) if c in ('uuid', 'name')]
-            or ['name'])
+    except db_exc.DBDuplicateEntry:
+        # Which of the two is taken (maybe both): what the backend names in
+        # its error varies, so ask.
+        with session.reader.connection.using(context) as conn:
+            taken = [column for column, value in (('uuid', uuid),
+                                                  ('name', name))
+                     if conn.execute(sa.select(PROVIDERS.c.id).where(
+                         PROVIDERS.c[column] == value)).first()]
+        raise exception.ResourceProviderExists(taken or ['name'])
 
 
 # -- update ------------------------------------------------------------------

@@ -90,19 +90,23 @@ def get_for_project_by_type(context, project_id, user_id=None,
             query = query.where(type_name == consumer_type)
         return query
 
+    # 'all' is one group: a constant, which PostgreSQL will not group by.
+    grouping = () if consumer_type == ALL_TYPES else (group,)
     sums = scoped(sa.select(group.label('type'),
                             ALLOCATIONS.c.resource_class_id,
                             sa.func.sum(ALLOCATIONS.c.used))).group_by(
-        group, ALLOCATIONS.c.resource_class_id)
+        *grouping, ALLOCATIONS.c.resource_class_id)
     counts = scoped(sa.select(
         group.label('type'),
         sa.func.count(sa.distinct(ALLOCATIONS.c.consumer_id)))).group_by(
-        group)
+        *grouping)
     with session.reader.connection.using(context) as conn:
         sum_rows = conn.execute(sums).all()
         count_rows = conn.execute(counts).all()
     names = rc_obj.names_from_ids(context, [r[1] for r in sum_rows])
-    result = {kind: {'consumer_count': count} for kind, count in count_rows}
+    # An ungrouped count answers 0 where there is nothing: no group then.
+    result = {kind: {'consumer_count': count} for kind, count in count_rows
+              if count}
     for kind, class_id, used in sum_rows:
         if class_id in names:
             result[kind][names[class_id]] = int(used)

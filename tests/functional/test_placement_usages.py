@@ -119,6 +119,8 @@ class TestTotalUsages(UsageTestCase):
                                   'unknown').json)
         self.assertEqual({'usages': {}}, self.get(
             '/usages?project_id=p1&consumer_type=NONE_SUCH').json)
+        self.assertEqual({'usages': {}}, self.get(
+            '/usages?project_id=nobody&consumer_type=all').json)
 
     def test_bad_queries_are_400(self):
         for query, version in (('', '1.9'), ('?user_id=u1', '1.9'),
