@@ -8,7 +8,6 @@ through the other, so nothing depends on a process's memory. Runs when
 VOLAPI_TEST_DB_URL is PostgreSQL and VOLAPI_TEST_RABBIT_URL is set.
 """
 import os
-import socket
 import time
 import uuid
 
@@ -22,12 +21,6 @@ from tests.functional import worker_fixtures as wf
 RABBIT_URL = volapi_fixtures.rabbit_url()
 GiB = 1024 ** 3
 VERSION = {'OpenStack-API-Version': 'volume 3.59'}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 @testtools.skipIf(volapi_fixtures.backend_name() != 'postgresql',
@@ -60,7 +53,7 @@ class ProductionDeploymentTest(base.DatabaseTestCase):
         worker = self.useFixture(wf.Process('volume', options('it-worker')))
         self.apis = []
         for name in ('it-api-1', 'it-api-2'):
-            port = free_port()
+            port = wf.free_port()
             api = self.useFixture(wf.Process(
                 'api', options(name), args=['--bind', '127.0.0.1:%d' % port]))
             self.apis.append((api, 'http://127.0.0.1:%d/v3/%s' % (

@@ -3,6 +3,7 @@ API leaves them in, services with a given heartbeat age, and a volume
 worker's parts (file driver, services row, manager) in this process."""
 import datetime
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -21,6 +22,13 @@ from volapi.volume import api as volume_api
 from volapi.volume import drivers
 from volapi.volume import manager as volume_manager
 from volapi.volume import transitions
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 nobody listens on (for a child server)."""
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
 
 
 def insert(context, model, **values):
@@ -165,31 +173,41 @@ class RabbitTopic(fixtures.Fixture):
 class Process(fixtures.Fixture):
     """A volapi command (``volapi.cmd.<command>``) in a child process, with
     a configuration file of its own (``options``: {group: {name: value}},
-    None for [DEFAULT]) and its log in a file. Killed at cleanup if still
-    running."""
+    None for [DEFAULT]; no file at all if ``options`` is None) and its log
+    in a file. Killed at cleanup if still running. ``argv`` replaces the
+    command line (the configuration file is then in ``VOLAPI_CONFIG_FILE``,
+    as volapi.wsgi reads it); ``env`` adds to the environment."""
 
-    def __init__(self, command, options, args=()):
+    def __init__(self, command, options, args=(), argv=None, env=None):
         super().__init__()
         self.command, self.options, self.args = command, options, list(args)
+        self.argv, self.env = argv, env or {}
 
     def _setUp(self):
         directory = self.useFixture(fixtures.TempDir()).path
-        self.config_file = os.path.join(directory, 'volapi.conf')
+        env = dict(os.environ, **self.env)
+        argv = [sys.executable, '-m', 'volapi.cmd.%s' % self.command]
+        if self.options is not None:
+            self.config_file = os.path.join(directory, 'volapi.conf')
+            self._write_config()
+            argv += ['--config-file', self.config_file]
+            env['VOLAPI_CONFIG_FILE'] = self.config_file
+        self.log_file = os.path.join(directory, 'log')
+        with open(self.log_file, 'wb') as log:
+            self.process = subprocess.Popen(
+                self.argv or argv + self.args, env=env,
+                stdout=log, stderr=subprocess.STDOUT,
+                cwd=os.path.dirname(os.path.dirname(os.path.dirname(
+                    os.path.abspath(__file__)))))
+        self.addCleanup(self._kill)
+
+    def _write_config(self):
         with open(self.config_file, 'w') as f:
             for group, values in self.options.items():
                 f.write('[%s]\n' % (group or 'DEFAULT'))
                 for name, value in values.items():
                     f.write('%s = %s\n' % (name,
                                            str(value).replace('%', '%%')))
-        self.log_file = os.path.join(directory, 'log')
-        with open(self.log_file, 'wb') as log:
-            self.process = subprocess.Popen(
-                [sys.executable, '-m', 'volapi.cmd.%s' % self.command,
-                 '--config-file', self.config_file] + self.args,
-                stdout=log, stderr=subprocess.STDOUT,
-                cwd=os.path.dirname(os.path.dirname(os.path.dirname(
-                    os.path.abspath(__file__)))))
-        self.addCleanup(self._kill)
 
     def _kill(self):
         if self.process.poll() is None:
@@ -208,9 +226,24 @@ class Process(fixtures.Fixture):
             if self.process.poll() is not None:
                 break
             time.sleep(0.1)
-        raise AssertionError('%r not logged by volapi.cmd.%s (exit code %s):'
-                             '\n%s' % (text, self.command,
-                                       self.process.poll(), self.log()))
+        raise AssertionError('%r not logged by %s (exit code %s):\n%s' % (
+            text, self.argv or self.command, self.process.poll(),
+            self.log()))
+
+    def wait_for_http(self, url, timeout=60):
+        """Until ``url`` answers (any status); returns the response."""
+        import requests
+        deadline = time.time() + timeout
+        while True:
+            try:
+                return requests.get(url, timeout=5)
+            except (requests.ConnectionError, requests.Timeout):
+                if self.process.poll() is not None or \
+                        time.time() > deadline:
+                    raise AssertionError('%s never answered (exit code %s):'
+                                         '\n%s' % (url, self.process.poll(),
+                                                   self.log()))
+                time.sleep(0.1)
 
     def terminate(self, timeout=60):
         """SIGTERM, and the exit code once it has shut down."""

@@ -1,0 +1,74 @@
+"""volapi.wsgi: one WSGI application serving the volume API at / and
+Placement under /placement, in process and under gunicorn (production's
+"N API processes under a WSGI server")."""
+import webtest
+
+from tests import base
+from tests import fixtures as volapi_fixtures
+from tests.functional import worker_fixtures as wf
+from volapi import wsgi
+
+VOLUME_HEADERS = {'X-Auth-Token': 'user1:project1',
+                  'OpenStack-API-Version': 'volume 3.59'}
+PLACEMENT_HEADERS = {'X-Auth-Token': 'admin',
+                     'OpenStack-API-Version': 'placement 1.39'}
+
+
+class ComposedApplicationTest(base.DatabaseTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.app = webtest.TestApp(wsgi.init_application(self.config.conf))
+
+    def test_volume_api_at_the_root(self):
+        versions = self.app.get('/', status=300).json['versions']
+        self.assertEqual(['v3.0'], [v['id'] for v in versions])
+        self.app.get('/v3/project1/volumes', headers=VOLUME_HEADERS,
+                     status=200)
+
+    def test_placement_under_its_prefix(self):
+        for path in ('/placement', '/placement/'):
+            root = self.app.get(path, status=200).json
+            self.assertEqual('1.0', root['versions'][0]['min_version'])
+        body = self.app.post_json(
+            '/placement/resource_providers', {'name': 'pool-1'},
+            headers=PLACEMENT_HEADERS, status=200).json
+        self.assertEqual('pool-1', body['name'])
+        # Links are built from SCRIPT_NAME: they keep the prefix.
+        self.assertTrue(all(link['href'].startswith('/placement/')
+                            for link in body['links']))
+        self.assertEqual(['pool-1'], [p['name'] for p in self.app.get(
+            '/placement/resource_providers', headers=PLACEMENT_HEADERS,
+            status=200).json['resource_providers']])
+
+    def test_a_path_that_only_starts_like_the_prefix_is_the_volume_api(self):
+        response = self.app.get('/placementx', headers=VOLUME_HEADERS,
+                                status=404)
+        self.assertIn('itemNotFound', response.text)
+
+
+class GunicornTest(base.DatabaseTestCase):
+
+    def test_gunicorn_serves_volapi_wsgi_application(self):
+        port = wf.free_port()
+        server = self.useFixture(wf.Process(
+            None, {None: {'state_path': self.useFixture(
+                       wf.fixtures.TempDir()).path},
+                   'database': {
+                       'connection': volapi_fixtures.prepared_url()}},
+            argv=[wf.sys.executable, '-m', 'gunicorn', '--workers', '1',
+                  '--bind', '127.0.0.1:%d' % port,
+                  'volapi.wsgi:application']))
+        base_url = 'http://127.0.0.1:%d' % port
+        self.assertEqual(300, server.wait_for_http(base_url).status_code)
+        import requests
+        response = requests.post(
+            base_url + '/v3/project1/volumes', headers=VOLUME_HEADERS,
+            json={'volume': {'size': 1}}, timeout=30)
+        # No worker listens: the volume waits in 'creating' (its workers
+        # row makes the cleanup repair it if nobody ever takes it).
+        self.assertEqual(202, response.status_code, response.text)
+        self.assertEqual('creating', response.json()['volume']['status'])
+        self.assertEqual(200, requests.get(
+            base_url + '/placement/', timeout=30).status_code)
+        self.assertEqual(0, server.terminate())
