@@ -123,7 +123,8 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         return [cls._from_row(context, row) for row in rows]
 
 
-def stale_criterion(down_before, unclaimed_before=None, own_service_id=None):
+def stale_criterion(down_before, unclaimed_before=None, own_service_id=None,
+                    own_idle=None):
     """SQL: a ``workers`` row nobody alive is working on.
 
     - held by a service that is down (``down_before``: see
@@ -132,7 +133,11 @@ def stale_criterion(down_before, unclaimed_before=None, own_service_id=None):
     - but in both cases not being repaired by a cleaner right now (marked
       ``cleaning`` since after ``down_before``);
     - or held by ``own_service_id``: a service starting up holds nothing yet,
-      so rows with its id are from its previous life.
+      so rows with its id are from its previous life;
+    - or, ``own_idle`` being (service_id, busy_resource_ids,
+      claimed_before): held by that live service since before
+      ``claimed_before`` for a resource it is not working on (it lost track
+      of the operation, e.g. the transition ending it failed).
 
     Written with a correlated subquery on ``services`` so that it serves both
     the SELECT of candidates and the WHERE of the claim.
@@ -153,4 +158,11 @@ def stale_criterion(down_before, unclaimed_before=None, own_service_id=None):
     stale = sa.and_(sa.or_(*abandoned), not_being_cleaned)
     if own_service_id is not None:
         stale = sa.or_(stale, workers.c.service_id == own_service_id)
+    if own_idle is not None:
+        service_id, busy, claimed_before = own_idle
+        idle = sa.and_(workers.c.service_id == service_id,
+                       last_change < claimed_before)
+        if busy:
+            idle = sa.and_(idle, workers.c.resource_id.not_in(list(busy)))
+        stale = sa.or_(stale, idle)
     return stale

@@ -73,6 +73,18 @@ class CleanupTest(base.DatabaseTestCase):
         self.assertEqual([volume.id], [w.resource_id for w in repaired])
         self.assertEqual('error_extending', self.status(volume))
 
+    def test_a_live_service_takes_back_rows_it_lost_track_of(self):
+        me = wf.make_service(self.context, 'me@file')
+        lost, working, recent = [self.extending_volume(holder=me)
+                                 for _ in range(3)]
+        for volume in (lost, working):
+            self.age_row('volume', volume.id, 61)  # > service_down_time
+        repaired = cleanup.clean_stale(self.context, cleaner_id=me.id,
+                                       busy=(me.id, {working.id}))
+        self.assertEqual([lost.id], [w.resource_id for w in repaired])
+        self.assertEqual(['error_extending', 'extending', 'extending'],
+                         [self.status(v) for v in (lost, working, recent)])
+
     def test_every_cleanup_repair(self):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)
         creating = wf.make_volume(self.context)

@@ -154,6 +154,25 @@ class ManagerTest(base.DatabaseTestCase):
         self.assertEqual(('error_extending', 1), (volume.status, volume.size))
         self.assertNoWorkerRow('volume', volume.id)
 
+    def test_busy_while_working(self):
+        test = self
+        seen = []
+
+        class WatchedDriver(file_driver.FileDriver):
+            def extend_volume(self, volume, new_size):
+                seen.append(test.watched.manager.busy())
+                super().extend_volume(volume, new_size)
+
+        worker = self.watched = self.useFixture(wf.Worker(
+            self, host='worker-2', driver_class=WatchedDriver))
+        volume = wf.make_volume(self.context)
+        worker.manager.create_volume(self.context, volume)
+        volume.refresh()
+        transitions.apply(self.context, 'extend', volume, new_size=2)
+        worker.manager.extend_volume(self.context, volume, 2)
+        self.assertEqual([{volume.id}], seen)
+        self.assertEqual(set(), worker.manager.busy())
+
     # -- retype ---------------------------------------------------------------
     def test_retype(self):
         old_type = wf.make_volume_type(self.context)

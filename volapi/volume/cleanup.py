@@ -37,14 +37,19 @@ SERVICE_FILTERS = ('service_id', 'host', 'binary', 'is_up', 'disabled',
 RESOURCE_FILTERS = ('resource_type', 'resource_id')
 
 
-def _stale(own_service_id=None, unclaimed_timeout=None, now=None):
-    now = now or timeutils.utcnow()
+def _stale(own_service_id=None, unclaimed_timeout=None, busy=None):
+    now = timeutils.utcnow()
     if unclaimed_timeout is None:
         unclaimed_timeout = CONF.volume.unclaimed_work_timeout
+    down_before = now - datetime.timedelta(seconds=CONF.service_down_time)
+    own_idle = None
+    if busy is not None:
+        # A claim newer than down_before may not be in ``busy`` yet.
+        own_idle = (busy[0], busy[1], down_before)
     return worker_obj.stale_criterion(
-        down_before=now - datetime.timedelta(seconds=CONF.service_down_time),
+        down_before=down_before,
         unclaimed_before=now - datetime.timedelta(seconds=unclaimed_timeout),
-        own_service_id=own_service_id)
+        own_service_id=own_service_id, own_idle=own_idle)
 
 
 def repair(context, worker, stale, cleaner_id=None):
@@ -73,12 +78,15 @@ def repair(context, worker, stale, cleaner_id=None):
 
 
 def clean_stale(context, cleaner_id=None, own_service_id=None,
-                unclaimed_timeout=None, resource_type=None, resource_id=None,
-                service_ids=None):
+                unclaimed_timeout=None, busy=None, resource_type=None,
+                resource_id=None, service_ids=None):
     """Repair every stale row (narrowed by the filters); the Workers
     repaired. ``own_service_id`` is for a service starting up: it also
-    takes back the rows of its previous life."""
-    stale = _stale(own_service_id, unclaimed_timeout)
+    takes back the rows of its previous life. ``busy``, (service_id,
+    resource ids), is for a running service: it also takes back its own
+    rows, claimed more than service_down_time ago, of resources it is not
+    working on."""
+    stale = _stale(own_service_id, unclaimed_timeout, busy)
     candidates = objects.Worker.get_stale(
         context, stale, resource_type=resource_type, resource_id=resource_id,
         service_ids=service_ids)

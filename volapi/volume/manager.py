@@ -15,6 +15,9 @@ Every cast follows one pattern (:meth:`VolumeManager._operate`):
 Nothing is read, checked and written: if the resource moved on meanwhile
 (the cleanup repaired it), step 3 fails and says so in the log.
 """
+import collections
+import threading
+
 import oslo_messaging
 from oslo_log import log as logging
 from oslo_utils import timeutils
@@ -43,12 +46,36 @@ class VolumeManager:
         self.service = service
         # What volumes created here record as their host: host@backend#pool.
         self.host = host
+        # Resources with an operation in progress here: the periodic cleanup
+        # repairs our other claimed rows (ones whose ending transition failed).
+        self._busy = collections.Counter()
+        self._busy_lock = threading.Lock()
+
+    def busy(self):
+        """Ids of the resources this manager is working on now."""
+        with self._busy_lock:
+            return set(self._busy)
 
     # -- the pattern ----------------------------------------------------------
     def _operate(self, context, resource_type, resource, status, work,
                  done, failed):
         """Claim, work, finish (see the module's docstring). ``work()``
         returns the values ``done`` records."""
+        # Busy before the claim, until after the finish: the cleanup must
+        # never see our claimed row without seeing us busy with it.
+        with self._busy_lock:
+            self._busy[resource.id] += 1
+        try:
+            self._claim_work_finish(context, resource_type, resource, status,
+                                    work, done, failed)
+        finally:
+            with self._busy_lock:
+                self._busy[resource.id] -= 1
+                if not self._busy[resource.id]:
+                    del self._busy[resource.id]
+
+    def _claim_work_finish(self, context, resource_type, resource, status,
+                           work, done, failed):
         worker = objects.Worker.claim(context, resource_type, resource.id,
                                       status, self.service.service_id)
         if worker is None:

@@ -63,8 +63,10 @@ class VolumeWorker:
         return self
 
     def _clean(self):
+        service_id = self.heartbeat.service_id
         repaired = cleanup.clean_stale(
-            self.context, cleaner_id=self.heartbeat.service_id)
+            self.context, cleaner_id=service_id,
+            busy=(service_id, self.manager.busy()))
         if repaired:
             LOG.warning('periodic cleanup repaired %d operation(s)',
                         len(repaired))
