@@ -1,0 +1,29 @@
+"""Placement policy defaults: admin or service."""
+from tests import base
+from volapi.placement import context
+from volapi.placement import policy
+
+
+class TestPolicy(base.TestCase):
+
+    def make(self, roles):
+        return context.RequestContext(user_id='u', project_id='p',
+                                      roles=roles, config=self.config.conf)
+
+    def test_admin_and_service_may(self):
+        for roles in (['admin'], ['service'], ['reader', 'service']):
+            self.make(roles).can('placement:resource_providers:list')
+
+    def test_others_may_not(self):
+        for roles in ([], ['member'], ['reader']):
+            error = self.assertRaises(
+                policy.PolicyNotAuthorized, self.make(roles).can,
+                'placement:allocations:manage')
+            self.assertEqual('Policy does not allow '
+                             'placement:allocations:manage to be performed.',
+                             str(error))
+
+    def test_every_rule_has_a_default(self):
+        names = [rule.name for rule in policy.list_rules()]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertIn('placement:reshaper:reshape', names)
