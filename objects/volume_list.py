@@ -12,6 +12,23 @@ from objects import pagination
 VOLUMES = models.Volume.__table__
 METADATA = models.VolumeMetadata.__table__
 ATTACHMENTS = models.VolumeAttachment.__table__
+TYPES = models.VolumeType.__table__
+
+# Statements built once: building and coercing a SELECT costs more than
+# running it on a warm connection.
+_LIVE_VOLUME = sa.select(VOLUMES).where(
+    VOLUMES.c.id == sa.bindparam('volume_id'),
+    VOLUMES.c.deleted == sa.false())
+_LIVE_PROJECT_VOLUME = _LIVE_VOLUME.where(
+    VOLUMES.c.project_id == sa.bindparam('project_id'))
+_METADATA_OF = sa.select(METADATA.c.volume_id, METADATA.c.key,
+                         METADATA.c.value).where(
+    METADATA.c.volume_id.in_(sa.bindparam('ids', expanding=True)))
+_ATTACHMENTS_OF = sa.select(ATTACHMENTS).where(
+    ATTACHMENTS.c.volume_id.in_(sa.bindparam('ids', expanding=True)),
+    ATTACHMENTS.c.deleted == sa.false()).order_by(ATTACHMENTS.c.created_at)
+_TYPES = sa.select(TYPES).where(
+    TYPES.c.id.in_(sa.bindparam('ids', expanding=True)))
 
 
 @db_api.retry_on_deadlock
@@ -31,12 +48,14 @@ def get(context, volume_id, project_only=True):
     """The live volume ``volume_id``; another project's is NotFound to a
     non-admin, as if it did not exist."""
     from objects.volume import Volume
-    query = sa.select(VOLUMES).where(VOLUMES.c.id == volume_id,
-                                     VOLUMES.c.deleted == sa.false())
-    if project_only and not context.is_admin:
-        query = query.where(VOLUMES.c.project_id == context.project_id)
     with session.reader.connection.using(context) as conn:
-        row = conn.execute(query).mappings().first()
+        if project_only and not context.is_admin:
+            row = conn.execute(_LIVE_PROJECT_VOLUME, {
+                'volume_id': volume_id,
+                'project_id': context.project_id}).mappings().first()
+        else:
+            row = conn.execute(_LIVE_VOLUME, {
+                'volume_id': volume_id}).mappings().first()
     if row is None:
         raise exceptions.NotFound('volume', volume_id)
     return Volume._from_row(context, row)
@@ -100,24 +119,20 @@ def load_details(context, volumes):
     if not volumes:
         return {}
     ids = [volume.id for volume in volumes]
-    type_ids = {v.volume_type_id for v in volumes if v.volume_type_id}
+    # Only a volume that is not 'detached' can have attached attachments.
+    attached_ids = [v.id for v in volumes if v.attach_status != 'detached']
+    type_ids = list({v.volume_type_id for v in volumes if v.volume_type_id})
     metadata, attachments, types = {}, {}, {}
     with session.reader.connection.using(context) as conn:
-        for volume_id, key, value in conn.execute(
-                sa.select(METADATA.c.volume_id, METADATA.c.key,
-                          METADATA.c.value)
-                .where(METADATA.c.volume_id.in_(ids))):
+        for volume_id, key, value in conn.execute(_METADATA_OF,
+                                                  {'ids': ids}):
             metadata.setdefault(volume_id, {})[key] = value
-        for row in conn.execute(
-                sa.select(ATTACHMENTS)
-                .where(ATTACHMENTS.c.volume_id.in_(ids),
-                       ATTACHMENTS.c.deleted == sa.false())
-                .order_by(ATTACHMENTS.c.created_at)).mappings():
-            attachments.setdefault(row['volume_id'], []).append(row)
+        if attached_ids:
+            for row in conn.execute(_ATTACHMENTS_OF,
+                                    {'ids': attached_ids}).mappings():
+                attachments.setdefault(row['volume_id'], []).append(row)
         if type_ids:
-            type_table = models.VolumeType.__table__
-            for row in conn.execute(sa.select(type_table).where(
-                    type_table.c.id.in_(type_ids))).mappings():
+            for row in conn.execute(_TYPES, {'ids': type_ids}).mappings():
                 types[row['id']] = VolumeType._from_row(context, row)
     for volume in volumes:
         volume.metadata = metadata.get(volume.id, {})

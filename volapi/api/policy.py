@@ -1,10 +1,26 @@
-"""oslo.policy enforcement for the volume API."""
+"""oslo.policy enforcement for the volume API.
+
+A decision depends only on the rule, the caller's credentials and the
+target, so decisions are remembered (bounded) until the rules change; the
+policy file is looked at (load_rules) at most once a second. oslo.policy's
+own enforce() re-reads its file state and re-parses checks on every call,
+which costs a few hundred microseconds each time.
+"""
+import threading
+import time
+
 from oslo_policy import policy as oslo_policy
 
 from volapi.api import errors
 from volapi import policies
 
+RELOAD_INTERVAL = 1.0
+MAX_REMEMBERED = 4096
+
 _enforcer = None
+_lock = threading.Lock()
+_decisions = {}
+_state = {'rules': None, 'checked_at': 0.0}
 
 
 def init(conf):
@@ -12,7 +28,10 @@ def init(conf):
     global _enforcer
     enforcer = oslo_policy.Enforcer(conf)
     enforcer.register_defaults(policies.list_rules())
-    _enforcer = enforcer
+    with _lock:
+        _enforcer = enforcer
+        _decisions.clear()
+        _state.update(rules=None, checked_at=0.0)
     return enforcer
 
 
@@ -29,6 +48,17 @@ def _credentials(context):
     return creds
 
 
+def _current_rules(enforcer):
+    now = time.monotonic()
+    if now - _state['checked_at'] >= RELOAD_INTERVAL:
+        enforcer.load_rules()
+        with _lock:
+            _state['checked_at'] = now
+            if enforcer.rules is not _state['rules']:
+                _decisions.clear()
+                _state['rules'] = enforcer.rules
+
+
 def authorize(context, action, target=None, do_raise=True):
     """Check ``action`` for ``context`` on ``target`` (default: the
     caller's own project). Raises errors.Forbidden, or returns False when
@@ -36,7 +66,19 @@ def authorize(context, action, target=None, do_raise=True):
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
-    allowed = get_enforcer().enforce(action, target, _credentials(context))
+    enforcer = get_enforcer()
+    _current_rules(enforcer)
+    key = (action, context.is_admin, tuple(context.roles),
+           context.project_id, context.user_id, context.system_scope,
+           tuple(sorted(target.items())))
+    allowed = _decisions.get(key)
+    if allowed is None:
+        allowed = bool(enforcer.enforce(action, target,
+                                        _credentials(context)))
+        with _lock:
+            if len(_decisions) >= MAX_REMEMBERED:
+                _decisions.clear()
+            _decisions[key] = allowed
     if not allowed and do_raise:
         raise errors.Forbidden(
             "Policy doesn't allow %s to be performed." % action)

@@ -12,6 +12,7 @@ from oslo_utils import strutils
 from db import api as db_api
 from db import exceptions as db_exc
 from db import models
+from db import session
 from objects import volume as volume_obj
 from objects import volume_list
 from objects import volume_type as type_obj
@@ -34,18 +35,17 @@ CONF = volapi_conf.CONF
 
 
 
-def get_volume(context, volume_id):
-    """The volume as the caller may see it: another project's volume is
-    a 404 to a non-admin, never a 403."""
-    volume = volume_list.get(context, volume_id)
-    policy.authorize(context, volume_policies.GET,
-                     {'project_id': volume.project_id})
-    return volume
-
-
 def _show(volume):
     attachments = volume_list.load_details(volume._context, [volume])
     return views.show(pecan.request, volume, attachments.get(volume.id, ()))
+
+
+def _show_by_id(context, volume_id, action=volume_policies.GET):
+    """Read the volume and what its view needs in one transaction."""
+    with session.reader.connection.using(context):
+        volume = volume_list.get(context, volume_id)
+        policy.authorize(context, action, {'project_id': volume.project_id})
+        return _show(volume)
 
 
 class VolumeController:
@@ -62,8 +62,7 @@ class VolumeController:
     @index.when(method='GET')
     @rest.json(200)
     def show(self):
-        context = pecan.request.ctx
-        return _show(get_volume(context, self.volume_id))
+        return _show_by_id(pecan.request.ctx, self.volume_id)
 
     @index.when(method='PUT')
     @rest.json(200)
@@ -92,7 +91,7 @@ class VolumeController:
             volume.conditional_update_or_raise(values, expected_values={})
         if metadata is not None:
             volume_metadata.replace(context, volume, metadata)
-        return _show(volume_list.get(context, self.volume_id))
+        return _show_by_id(context, self.volume_id, volume_policies.UPDATE)
 
     @index.when(method='DELETE')
     @rest.json(202)
@@ -181,6 +180,11 @@ def _list(detailed):
     context = request.ctx
     policy.authorize(context, volume_policies.GET_ALL)
     query = filters.VolumeQuery(request)
+    with session.reader.connection.using(context):
+        return _read_list(request, context, query, detailed)
+
+
+def _read_list(request, context, query, detailed):
     volumes = volume_list.get_all(
         context, project_id=query.project_id, filters=query.filters,
         limit=query.limit, marker=query.marker, sort_keys=query.sort_keys,

@@ -94,11 +94,17 @@ def show(request, volume, attachments=()):
 def collection(request, volumes, attachments=None, detailed=False,
                limit=None, count=None):
     if detailed:
-        permissions = view_permissions(request.ctx, request.ctx.project_id)
-        items = [detail(request, volume, attachments.get(volume.id, ()),
-                        permissions if volume.project_id ==
-                        request.ctx.project_id else None)
-                 for volume in volumes]
+        # The view policies depend on the caller and the volume's project
+        # only: decide them once per project, not once per volume.
+        permissions = {}
+        items = []
+        for volume in volumes:
+            project = volume.project_id
+            if project not in permissions:
+                permissions[project] = view_permissions(request.ctx, project)
+            items.append(detail(request, volume,
+                                attachments.get(volume.id, ()),
+                                permissions[project]))
     else:
         items = [summary(request, volume) for volume in volumes]
     body = {'volumes': items}

@@ -1,0 +1,105 @@
+"""CPU per request of the volume API (target: <= 2 ms).
+
+Calls the WSGI application directly (no HTTP server, no network), on a
+fresh SQLite database (or VOLAPI_BENCH_DB_URL, an empty database), and
+prints the median and 90th percentile of process CPU time per request for
+a few typical requests. Volume creates cast to an in-memory transport no
+worker serves.
+
+    python bench/api_volumes.py [requests-per-case]
+"""
+import io
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+from oslo_config import cfg
+
+from db import migration
+from db import session
+from volapi import conf as volapi_conf  # noqa: F401 (registers options)
+from volapi.api import app as api_app
+
+CONF = cfg.CONF
+
+
+def _environ(method, path, body=None, token='user:project',
+             version='3.59'):
+    query = ''
+    if '?' in path:
+        path, query = path.split('?', 1)
+    data = json.dumps(body).encode() if body is not None else b''
+    return {
+        'REQUEST_METHOD': method, 'PATH_INFO': path, 'QUERY_STRING': query,
+        'SERVER_NAME': 'localhost', 'SERVER_PORT': '80',
+        'HTTP_HOST': 'localhost', 'wsgi.url_scheme': 'http',
+        'wsgi.input': io.BytesIO(data), 'CONTENT_LENGTH': str(len(data)),
+        'CONTENT_TYPE': 'application/json', 'SCRIPT_NAME': '',
+        'HTTP_X_AUTH_TOKEN': token,
+        'HTTP_OPENSTACK_API_VERSION': 'volume %s' % version,
+    }
+
+
+def call(application, method, path, body=None):
+    status = []
+
+    def start_response(line, headers, exc_info=None):
+        status.append(line)
+
+    chunks = application(_environ(method, path, body), start_response)
+    payload = b''.join(chunks)
+    return int(status[0].split()[0]), payload
+
+
+def measure(application, method, path, body=None, count=300):
+    samples = []
+    for _ in range(count):
+        started = time.process_time()
+        status, _payload = call(application, method, path, body)
+        samples.append(time.process_time() - started)
+        assert status < 400, (method, path, status, _payload)
+    samples.sort()
+    return (statistics.median(samples) * 1000,
+            samples[int(len(samples) * 0.9)] * 1000)
+
+
+def main():
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    url = os.environ.get('VOLAPI_BENCH_DB_URL')
+    workdir = tempfile.mkdtemp(prefix='volapi-bench-')
+    url = url or 'sqlite:///%s/bench.sqlite' % workdir
+    CONF([], project='volapi', default_config_files=[])
+    CONF.set_override('state_path', workdir)
+    session.configure(url)
+    migration.sync()
+    application = api_app.setup_app(CONF)
+
+    status, body = call(application, 'POST', '/v3/volumes',
+                        {'volume': {'size': 1, 'name': 'bench'}})
+    volume_id = json.loads(body)['volume']['id']
+    for _ in range(19):
+        call(application, 'POST', '/v3/volumes', {'volume': {'size': 1}})
+
+    cases = [
+        ('GET', '/v3/', None),
+        ('GET', '/v3/volumes/%s' % volume_id, None),
+        ('GET', '/v3/project/volumes/%s' % volume_id, None),
+        ('GET', '/v3/volumes?limit=20', None),
+        ('GET', '/v3/volumes/detail?limit=20', None),
+        ('GET', '/v3/types/default', None),
+        ('PUT', '/v3/volumes/%s' % volume_id, {'volume': {'name': 'n'}}),
+        ('POST', '/v3/volumes', {'volume': {'size': 1, 'name': 'x'}}),
+    ]
+    print('%-6s %-48s %10s %10s' % ('method', 'path', 'median ms',
+                                    'p90 ms'))
+    for method, path, body in cases:
+        median, p90 = measure(application, method, path, body, count)
+        shown = path.replace(volume_id, '{id}')
+        print('%-6s %-48s %10.3f %10.3f' % (method, shown, median, p90))
+
+
+if __name__ == '__main__':
+    main()
