@@ -73,20 +73,25 @@ retry_on_deadlock = retrying()
 
 # -- building the statement --------------------------------------------------
 
+_INCLUDE_DELETED = {'no': sa.false(), 'only': sa.true(), 'yes': None}
+
+
 def _soft_delete_clause(table, include_deleted):
-    if include_deleted == 'yes' or 'deleted' not in table.c:
-        if include_deleted not in ('yes', 'no', 'only'):
-            raise exceptions.InvalidUpdate(
-                "include_deleted must be 'yes', 'no' or 'only', not %r"
-                % (include_deleted,))
+    if not isinstance(include_deleted, str) or \
+            include_deleted not in _INCLUDE_DELETED:
+        raise exceptions.InvalidUpdate(
+            "include_deleted must be 'yes', 'no' or 'only', not %r"
+            % (include_deleted,))
+    return _soft_delete_clause_of(table, include_deleted)
+
+
+@functools.lru_cache(maxsize=None)
+def _soft_delete_clause_of(table, include_deleted):
+    # Cached: clauses are immutable and this one is in every statement.
+    wanted = _INCLUDE_DELETED[include_deleted]
+    if wanted is None or 'deleted' not in table.c:
         return None
-    if include_deleted == 'no':
-        return table.c.deleted == sa.false()
-    if include_deleted == 'only':
-        return table.c.deleted == sa.true()
-    raise exceptions.InvalidUpdate(
-        "include_deleted must be 'yes', 'no' or 'only', not %r"
-        % (include_deleted,))
+    return table.c.deleted == wanted
 
 
 def _project_clause(context, table, project_only):
@@ -111,17 +116,20 @@ def _reads_table(criterion, table):
     return False
 
 
-def _mysql_safe(clauses, table):
+def _may_read_tables(condition):
+    # Only a criterion or an SQL expected value can hold a subquery.
+    return not isinstance(condition, cond.Expect) or cond.is_sql(
+        condition.expected)
+
+
+def _through_derived_table(plain, reading, table):
     """MySQL refuses an UPDATE whose WHERE reads the table being updated
     (error 1093), but allows a derived table, which it materialises first.
-    Clauses that read the table move into one; the others stay in the
-    UPDATE's own WHERE, which MySQL checks against the latest row version
-    under the row lock, and are repeated in the derived table so that it
-    only looks at the rows they allow (by primary key, usually one)."""
-    reading = [c for c in clauses if _reads_table(c, table)]
-    if not reading:
-        return clauses
-    plain = [c for c in clauses if not _reads_table(c, table)]
+    Clauses that read the table (``reading``) move into one; the others
+    stay in the UPDATE's own WHERE, which MySQL checks against the latest
+    row version under the row lock, and are repeated in the derived table
+    so that it only looks at the rows they allow (by primary key, usually
+    one)."""
     primary_key = _id_column_of(table)
     matching = (sa.select(primary_key).where(*plain, *reading)
                 .subquery('cas_self'))
@@ -132,14 +140,21 @@ def _mysql_safe(clauses, table):
 def _where(context, model, conditions, include_deleted, project_only,
            dialect):
     table = model.__table__
-    clauses = [c.clause(model) for c in conditions]
+    plain, reading = [], []
+    for condition in conditions:
+        clause = condition.clause(model)
+        if (dialect == 'mysql' and _may_read_tables(condition)
+                and _reads_table(clause, table)):
+            reading.append(clause)
+        else:
+            plain.append(clause)
     for extra in (_soft_delete_clause(table, include_deleted),
                   _project_clause(context, table, project_only)):
         if extra is not None:
-            clauses.append(extra)
-    if dialect == 'mysql':
-        clauses = _mysql_safe(clauses, table)
-    return clauses
+            plain.append(extra)
+    if reading:
+        return _through_derived_table(plain, reading, table)
+    return plain
 
 
 def _set_rank(value):

@@ -211,7 +211,7 @@ class ScopeTest(test_cas_base.CasTestCase):
 
     def test_include_deleted_invalid(self):
         ident = self.create_volume()
-        for invalid in ('maybe', True, None):
+        for invalid in ('maybe', True, None, ['no']):
             error = self.assertRaises(
                 exceptions.InvalidUpdate, db_api.conditional_update,
                 self.context, Volume, {'status': 'x'}, {'id': ident},
