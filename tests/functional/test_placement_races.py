@@ -1,0 +1,181 @@
+"""Races on provider generations: inventory, trait and aggregate writers
+against each other and against allocation writers. Every writer swaps the
+provider's generation first, so the loser either sees a stale generation
+(409) or, where it read the generation itself, re-reads and finds the
+change that beat it (an allocation: inventory in use)."""
+import threading
+import time
+import uuid
+
+import sqlalchemy as sa
+
+from db import models
+from db import session
+from objects.placement import exception
+from objects.placement import inventory as inv_obj
+from objects.placement import resource_provider as rp_obj
+from tests.functional import test_placement_base as base
+
+DISK_GB = 2
+DATA = {'total': 100, 'reserved': 0, 'min_unit': 1, 'max_unit': 100,
+        'step_size': 1, 'allocation_ratio': 1.0}
+
+
+def _run_together(*functions):
+    """Run each function in its own thread, released at once; return what
+    each returned or raised."""
+    barrier = threading.Barrier(len(functions))
+    results = [None] * len(functions)
+
+    def runner(index, fn):
+        barrier.wait()
+        try:
+            results[index] = fn()
+        except Exception as exc:  # the outcome under test
+            results[index] = exc
+
+    threads = [threading.Thread(target=runner, args=(i, fn))
+               for i, fn in enumerate(functions)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+class TestGenerationRaces(base.PlacementTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.rp = self.create_provider()
+        self.path = '/resource_providers/%s' % self.rp['uuid']
+
+    def context_for_thread(self):
+        return self.make_context(is_admin=True)
+
+    def test_two_inventory_writers_at_one_generation(self):
+        provider = rp_obj.get_by_uuid(self.context, self.rp['uuid'])
+
+        def writer(total):
+            return lambda: inv_obj.set_inventories(
+                self.context_for_thread(), provider, 0,
+                {'DISK_GB': dict(DATA, total=total)})
+
+        results = _run_together(writer(10), writer(20))
+        won = [r for r in results if isinstance(r, tuple)]
+        lost = [r for r in results if isinstance(
+            r, exception.ConcurrentUpdateDetected)]
+        self.assertEqual((1, 1), (len(won), len(lost)), results)
+        generation, inventories = won[0]
+        self.assertEqual(1, generation)
+        shown = self.get(self.path + '/inventories').json
+        self.assertEqual(1, shown['resource_provider_generation'])
+        self.assertEqual(inventories[0]['total'],
+                         shown['inventories']['DISK_GB']['total'])
+
+    def test_traits_and_aggregates_writers_at_one_generation(self):
+        self.put('/traits/CUSTOM_A', status=201)
+        responses = _run_together(
+            lambda: self.put(self.path + '/traits', {
+                'traits': ['CUSTOM_A'], 'resource_provider_generation': 0}),
+            lambda: self.put(self.path + '/aggregates', {
+                'aggregates': [str(uuid.uuid4())],
+                'resource_provider_generation': 0}))
+        self.assertEqual([200, 409], sorted(r.status_int for r in responses))
+        self.assertEqual(1, self.get(self.path).json['generation'])
+
+    def test_inventory_delete_waits_for_an_open_allocation(self):
+        """An allocation writer holds the provider row (generation bumped,
+        allocation inserted, not committed); the inventory delete queues
+        behind it and then refuses: the class is in use."""
+        self.set_inventory(self.rp['uuid'], {'DISK_GB': {'total': 100}})
+        holding = threading.Event()
+
+        def allocate():
+            ctx = self.context_for_thread()
+            table = models.ResourceProvider.__table__
+            with session.writer.connection.using(ctx) as conn:
+                rp_id = conn.execute(sa.select(table.c.id).where(
+                    table.c.uuid == self.rp['uuid'])).scalar_one()
+                conn.execute(table.update().where(table.c.id == rp_id)
+                             .values(generation=table.c.generation + 1))
+                conn.execute(models.Allocation.__table__.insert().values(
+                    resource_provider_id=rp_id, resource_class_id=DISK_GB,
+                    consumer_id=str(uuid.uuid4()), used=10,
+                    created_at=sa.func.now()))
+                holding.set()
+                time.sleep(0.5)
+            return 'committed'
+
+        def delete_inventory():
+            holding.wait(30)
+            return self.delete(self.path + '/inventories/DISK_GB',
+                               status=None)
+
+        allocated, response = _run_together(allocate, delete_inventory)
+        self.assertEqual('committed', allocated)
+        self.assertError(response, 409, 'placement.inventory.inuse')
+        self.assertIn('DISK_GB', self.get(self.path + '/inventories').json[
+            'inventories'])
+
+
+class TestInventoryAgainstAllocations(base.PlacementTestCase):
+    """Claims through the allocation API race inventory shrinks and
+    deletes; afterwards no allocation may lack inventory or exceed
+    capacity."""
+
+    ROUNDS = 8
+
+    def test_invariant_holds(self):
+        rp = self.create_provider()
+        path = '/resource_providers/%s/inventories' % rp['uuid']
+        project = str(uuid.uuid4())
+
+        def claim(index):
+            def run():
+                return self.put('/allocations/%s' % uuid.uuid4(), {
+                    'allocations': {rp['uuid']: {'resources': {
+                        'DISK_GB': 10}}},
+                    'project_id': project, 'user_id': 'u',
+                    'consumer_generation': None}, version='1.28')
+            return run
+
+        def shrink():
+            generation = self.get(path).json['resource_provider_generation']
+            return self.put(path, {
+                'resource_provider_generation': generation,
+                'inventories': {'DISK_GB': {'total': 30}}})
+
+        def drop():
+            return self.delete(path + '/DISK_GB', status=None)
+
+        for _ in range(self.ROUNDS):
+            self.set_inventory(rp['uuid'], {'DISK_GB': {'total': 50}})
+            responses = _run_together(claim(0), claim(1), claim(2),
+                                      shrink, drop)
+            for response in responses:
+                self.assertNotIsInstance(response, Exception)
+                self.assertLess(response.status_int, 500, response.text)
+            inventory = self.get(path).json['inventories'].get('DISK_GB')
+            used = self.get('/resource_providers/%s/usages'
+                            % rp['uuid']).json['usages'].get('DISK_GB', 0)
+            if inventory is None:
+                self.assertEqual(0, self._allocated(rp['uuid']))
+            else:
+                self.assertLessEqual(used, inventory['total'])
+            self._free(rp['uuid'])
+
+    def _allocated(self, rp_uuid):
+        table = models.Allocation.__table__
+        providers = models.ResourceProvider.__table__
+        with session.reader.connection.using(self.context) as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(
+                table.join(providers, table.c.resource_provider_id
+                           == providers.c.id)).where(
+                providers.c.uuid == rp_uuid)).scalar()
+
+    def _free(self, rp_uuid):
+        listing = self.get('/resource_providers/%s/allocations'
+                           % rp_uuid).json['allocations']
+        for consumer in listing:
+            self.delete('/allocations/%s' % consumer)
