@@ -73,6 +73,11 @@ def parse(environ):
             'API Version String %s is of invalid format. Must be of format '
             'MajorNum.MinorNum.' % header) from None
     if wanted is None:
+        if any(part.split()[:1] == [SERVICE_TYPE]
+               for part in header.lower().split(',')):
+            raise MalformedVersion(
+                'API Version String %s is of invalid format. Must be of '
+                'format MajorNum.MinorNum.' % header)
         # The header names other services only: the default applies.
         return _make(*MIN_VERSION)
     if wanted == 'latest':

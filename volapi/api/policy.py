@@ -48,6 +48,14 @@ def _credentials(context):
     return creds
 
 
+def _frozen(values):
+    """A hashable copy of a dict of credentials or target attributes."""
+    return tuple(sorted(
+        (key, tuple(value) if isinstance(value, (list, set)) else value)
+        for key, value in values.items()
+        if not isinstance(value, dict)))
+
+
 def _current_rules(enforcer):
     now = time.monotonic()
     if now - _state['checked_at'] >= RELOAD_INTERVAL:
@@ -68,13 +76,11 @@ def authorize(context, action, target=None, do_raise=True):
                   'user_id': context.user_id}
     enforcer = get_enforcer()
     _current_rules(enforcer)
-    key = (action, context.is_admin, tuple(context.roles),
-           context.project_id, context.user_id, context.system_scope,
-           tuple(sorted(target.items())))
+    creds = _credentials(context)
+    key = (action, _frozen(creds), _frozen(target))
     allowed = _decisions.get(key)
     if allowed is None:
-        allowed = bool(enforcer.enforce(action, target,
-                                        _credentials(context)))
+        allowed = bool(enforcer.enforce(action, target, creds))
         with _lock:
             if len(_decisions) >= MAX_REMEMBERED:
                 _decisions.clear()

@@ -1,0 +1,63 @@
+"""The volume API's default policies and the remembered decisions."""
+import os
+import tempfile
+
+from tests import base
+from volapi.api import errors
+from volapi.api import policy
+from volapi import context as volapi_context
+from volapi import policies
+
+
+def _context(project='p', roles=(), is_admin=False):
+    return volapi_context.RequestContext(user_id='u', project_id=project,
+                                         roles=list(roles),
+                                         is_admin=is_admin)
+
+
+class DefaultsTest(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        policy.init(self.config.conf)
+
+    def test_owner_or_admin(self):
+        target = {'project_id': 'p'}
+        self.assertTrue(policy.authorize(_context('p'), 'volume:get',
+                                         target))
+        self.assertTrue(policy.authorize(_context('q', ['admin']),
+                                         'volume:get', target))
+        self.assertRaises(errors.Forbidden, policy.authorize,
+                          _context('q'), 'volume:get', target)
+
+    def test_admin_only_rules(self):
+        for rule in ('volume_extension:volume_admin_actions:reset_status',
+                     'volume_extension:types_manage', 'workers:cleanup'):
+            self.assertFalse(policy.authorize(_context(), rule,
+                                              do_raise=False), rule)
+            self.assertTrue(policy.authorize(_context(is_admin=True), rule),
+                            rule)
+
+    def test_rules_are_documented(self):
+        names = [rule.name for rule in policies.list_rules()]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertIn('volume:create', names)
+
+
+class PolicyFileTest(base.TestCase):
+
+    def test_a_changed_file_changes_decisions(self):
+        directory = tempfile.mkdtemp()
+        path = os.path.join(directory, 'policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"volume:get_all": "role:reader"\n')
+        self.config.set('oslo_policy', policy_file=path)
+        policy.init(self.config.conf)
+        self.assertFalse(policy.authorize(_context(), 'volume:get_all',
+                                          do_raise=False))
+        with open(path, 'w') as f:
+            f.write('"volume:get_all": ""\n')
+        later = os.stat(path).st_mtime + 100  # newer, whatever the clock
+        os.utime(path, (later, later))
+        self.patch(policy, 'RELOAD_INTERVAL', 0)
+        self.assertTrue(policy.authorize(_context(), 'volume:get_all'))
