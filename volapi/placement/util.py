@@ -103,6 +103,8 @@ def extract_json(body, schema):
         data = json.loads(body, parse_constant=_refuse_constant)
     except ValueError as exc:
         raise webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
+    except RecursionError:
+        raise webob.exc.HTTPBadRequest('Malformed JSON: nested too deeply')
     escape = b'\\u' if isinstance(body, bytes) else '\\u'
     if escape in body:
         # Escapes may make strings no database takes (NUL, lone surrogates).
