@@ -4,16 +4,21 @@ A write replaces the whole set of allocations of one or more consumers in
 one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
 ``POST /reshaper``), in this order:
 
-1. each consumer, by uuid: its generation compare-and-swap, or its creation
-   (:func:`consumer.claim`); this also keeps every other writer off the
-   consumer's allocations until we commit;
-2. the consumers' current allocations are read;
+1. the ids of what the request names are read (providers, projects, users,
+   consumer types; missing projects, users and types are inserted), with
+   the consumers' generations and their current allocations;
+2. each consumer, by uuid: a compare-and-swap from the generation read, or
+   the insert of its record (:func:`consumer.claim`); if it changed since
+   the read, the transaction runs again from a fresh snapshot, so the
+   allocations replaced are exactly those read; and no other writer can
+   change the consumer's allocations until we commit;
 3. each provider touched, old or new, by id: ``generation = generation + 1``
    by compare-and-swap, whose WHERE also says, for each class the write
    adds to, that the provider has inventory of it, that each amount fits
    its ``min_unit``/``max_unit``/``step_size``, and that the other
    consumers' usage plus the new amounts fit ``(total - reserved) *
-   allocation_ratio``;
+   allocation_ratio`` (or, as Placement allows, are no more than these
+   consumers held there already);
 4. the old rows are deleted and the new ones inserted; consumers left with
    nothing are deleted.
 
@@ -124,18 +129,18 @@ class Demand:
 
     @property
     def grows(self):
-        # Placement lets a provider stay over capacity (after its inventory
-        # shrank) as long as a write does not make it worse.
         return self.total > self.old_total
 
 
-def _lookup(conn, wanted):
+def _lookup(conn, wanted, values=None):
     """Ids of rows named by a unique column, several tables in one query:
     ``wanted`` is ``{kind: (column, names)}``, the result ``{kind: {name:
-    id}}`` (names with no row left out)."""
+    id}}`` (names with no row left out); ``values`` may name another
+    integer column than ``id`` to read for a kind."""
+    values = values or {}
     parts = [sa.select(sa.literal(kind).label('kind'),
                        sa.cast(column, sa.String(255)).label('name'),
-                       column.table.c.id)
+                       values.get(kind, column.table.c.id).label('value'))
              .where(column.in_(sorted(names)))
              for kind, (column, names) in wanted.items() if names]
     found = {kind: {} for kind in wanted}
@@ -145,16 +150,21 @@ def _lookup(conn, wanted):
     return found
 
 
-def usage_of_others(consumer_uuids):
-    """SQL, correlated to an ``inventories`` row: what consumers other than
-    ``consumer_uuids`` hold of its class on its provider."""
+def usage_of(consumer_uuids, others):
+    """SQL, correlated to an ``inventories`` row: what the consumers in
+    ``consumer_uuids`` (or, if ``others``, all the other consumers) hold
+    of its class on its provider."""
     query = sa.select(sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0))
     query = query.where(
         ALLOCATIONS.c.resource_provider_id ==
         INVENTORIES.c.resource_provider_id,
         ALLOCATIONS.c.resource_class_id == INVENTORIES.c.resource_class_id)
-    if consumer_uuids:
-        query = query.where(ALLOCATIONS.c.consumer_id.not_in(
+    if others:
+        if consumer_uuids:
+            query = query.where(ALLOCATIONS.c.consumer_id.not_in(
+                sorted(consumer_uuids)))
+    else:
+        query = query.where(ALLOCATIONS.c.consumer_id.in_(
             sorted(consumer_uuids)))
     return query.scalar_subquery()
 
@@ -182,12 +192,7 @@ class AllocationWriter:
     def write(self):
         ctx = self.context
         with session.writer.connection.using(ctx) as conn:
-            self._resolve(conn)
-            for r in self.requests:
-                consumer_obj.claim(
-                    ctx, r.uuid, r.generation, self.owners.get(r.uuid),
-                    self.types.get(r.uuid, consumer_obj.UNCHECKED),
-                    self.new_owner)
+            seen = self._resolve(conn)
             old = conn.execute(
                 sa.select(ALLOCATIONS.c.id,
                           ALLOCATIONS.c.resource_provider_id,
@@ -195,6 +200,12 @@ class AllocationWriter:
                           ALLOCATIONS.c.used)
                 .where(ALLOCATIONS.c.consumer_id.in_(self.consumer_uuids))
             ).all()
+            for r in self.requests:
+                consumer_obj.claim(
+                    ctx, r.uuid, r.generation, seen.get(r.uuid),
+                    self.owners.get(r.uuid),
+                    self.types.get(r.uuid, consumer_obj.UNCHECKED),
+                    self.new_owner)
             demands = self._demands(old)
             for provider_id in sorted(self.providers_to_swap(demands)):
                 self.swap_provider(provider_id, demands.get(provider_id, {}))
@@ -210,8 +221,9 @@ class AllocationWriter:
 
     def _resolve(self, conn):
         """Ids of the providers, projects, users and consumer types the
-        request names, with one query; missing projects, users and types
-        are created."""
+        request names, and the consumers' generations, with one query;
+        missing projects, users and types are created. Returns {consumer
+        uuid: generation} for the consumers that have a record."""
         ctx = self.context
         projects = {r.project_id for r in self.requests if r.project_id}
         users = {r.user_id for r in self.requests if r.user_id}
@@ -225,7 +237,10 @@ class AllocationWriter:
                                       self.providers_to_look_up()),
                                'project': (PROJECTS.c.external_id, projects),
                                'user': (USERS.c.external_id, users),
-                               'type': (CONSUMER_TYPES.c.name, types)})
+                               'type': (CONSUMER_TYPES.c.name, types),
+                               'consumer': (CONSUMERS.c.uuid,
+                                            self.consumer_uuids)},
+                        values={'consumer': CONSUMERS.c.generation})
         self.provider_ids = found['rp']
         self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
         self.check_providers()
@@ -256,6 +271,7 @@ class AllocationWriter:
                 found['type'][r.consumer_type] = (
                     consumer_obj.ensure_consumer_type(ctx, r.consumer_type))
             self.types[r.uuid] = found['type'][r.consumer_type]
+        return found['consumer']
 
     def providers_to_look_up(self):
         return self.wanted_providers
@@ -334,8 +350,8 @@ class AllocationWriter:
 
     def requirements(self, provider_id, demands):
         """The conditions the provider's compare-and-swap carries: for each
-        class the write gives the consumers more of, inventory exists;
-        the amounts fit its units; the total fits its capacity."""
+        class the write allocates, inventory exists; the amounts fit its
+        units; the total fits its capacity."""
         existence, units, capacity = [], [], []
         rp_uuid = self.provider_uuids.get(provider_id)
         for class_id in sorted(demands):
@@ -361,19 +377,20 @@ class AllocationWriter:
                     name, ', '.join(map(str, sorted(set(demand.amounts))))),
                 InvalidAllocationConstraintsViolated(
                     resource_class=name, resource_provider=rp_uuid)))
-            if demand.grows:
-                total = usage_of_others(self.consumer_uuids) + sa.literal(
-                    demand.total, sa.BigInteger)
-                capacity.append(rp_obj.Requirement(
-                    sa.exists().where(
-                        *same_inventory,
-                        total <= (INVENTORIES.c.total -
-                                  INVENTORIES.c.reserved) *
-                        INVENTORIES.c.allocation_ratio),
-                    'must have capacity for %d more %s' % (
-                        demand.total, name),
-                    InvalidAllocationCapacityExceeded(
-                        resource_class=name, resource_provider=rp_uuid)))
+            new_total = sa.literal(demand.total, sa.BigInteger)
+            capacity.append(rp_obj.Requirement(
+                sa.exists().where(*same_inventory, sa.or_(
+                    usage_of(self.consumer_uuids, others=True) + new_total
+                    <= (INVENTORIES.c.total - INVENTORIES.c.reserved) *
+                    INVENTORIES.c.allocation_ratio,
+                    # Placement lets a provider stay over capacity (after
+                    # its inventory shrank) if a write does not make it
+                    # worse.
+                    new_total <= usage_of(self.consumer_uuids,
+                                          others=False))),
+                'must have room for %d %s' % (demand.total, name),
+                InvalidAllocationCapacityExceeded(
+                    resource_class=name, resource_provider=rp_uuid)))
         return existence + units + capacity
 
     @staticmethod
@@ -390,7 +407,23 @@ class AllocationWriter:
 def run(context, writer):
     """Run ``writer.write()`` as one transaction, again from the start
     after a deadlock, a serialization failure or a lost race."""
-    writer.write()
+    try:
+        writer.write()
+    except (db_exc.DBError, sa.exc.OperationalError) as exc:
+        if _sqlite_busy(exc):
+            raise db_exc.RetryRequest(exc)
+        raise
+
+
+def _sqlite_busy(exc):
+    """SQLite's "database is locked": a transaction that read before it
+    wrote lost the write lock to another writer (in WAL mode, at once if
+    that one committed after our read began). Nothing was written; like
+    PostgreSQL's serialization failure, the whole transaction runs again.
+    (db.session means SQLite transactions to BEGIN IMMEDIATE, which avoids
+    this; this holds whether or not that takes effect.)"""
+    inner = getattr(exc, 'inner_exception', None) or exc
+    return 'database is locked' in str(getattr(inner, 'orig', inner))
 
 
 def replace_all(context, requests):

@@ -1,13 +1,16 @@
 """Consumers: who holds allocations, with a generation that guards them.
 
-A consumer row carries project, user, type and a generation. Every change
-to a consumer's allocations bumps that generation by compare-and-swap:
-``generation = generation + 1 WHERE uuid = :uuid AND generation = :given``
-when the client supplied one (microversion 1.28+), plain ``+ 1`` before
-that. A consumer the client says is new (``consumer_generation: null``) is
-inserted, and the unique key on ``uuid`` is the compare-and-swap: a second
-writer's insert fails. Consumers are created in the same transaction as
-their allocations, so any failure rolls the new row back with them.
+A consumer row carries project, user, type and a generation. A write of a
+consumer's allocations reads the consumer's generation (None: no record)
+in its transaction's snapshot, together with its current allocations, and
+then claims the consumer with :func:`claim`: a compare-and-swap from that
+generation to the next (``generation = generation + 1 WHERE uuid = :uuid
+AND generation = :seen``), or the insert of a new record, whose unique
+uuid is the compare-and-swap. Whatever changed the consumer after the
+snapshot makes the claim fail, and the whole transaction runs again from a
+fresh one; so the allocations it replaces are exactly those it read, on
+every backend. Records are created in the same transaction as their
+allocations, so any failure rolls a new one back with them.
 
 Projects, users and consumer types are reference rows named by an external
 identifier, created on first use in the transaction that needs them.
@@ -84,58 +87,41 @@ def incomplete_owner(context):
             conf.incomplete_consumer_user_id)
 
 
-# -- reading -------------------------------------------------------------------
-
-def current_generation(context, uuid):
-    """The consumer's generation now, or None if it has no record."""
-    with session.reader.connection.using(context) as conn:
-        return conn.execute(sa.select(CONSUMERS.c.generation)
-                            .where(CONSUMERS.c.uuid == uuid)).scalar()
-
-
 # -- claiming a consumer for a write ------------------------------------------
 
-def claim(context, uuid, generation, owner=None, consumer_type_id=UNCHECKED,
-          new_owner=None):
+def claim(context, uuid, given, seen, owner=None,
+          consumer_type_id=UNCHECKED, new_owner=None):
     """Take consumer ``uuid`` for a change of its allocations, inside the
-    caller's transaction: bump its generation by compare-and-swap, or create
-    it with generation 1.
+    caller's transaction, whose snapshot saw its generation as ``seen``
+    (None: no record).
 
-    ``generation`` is what the client expects: an int (the consumer must
-    exist with that generation), None (it must not exist) or UNCHECKED
-    (before 1.28: whatever it is). ``owner``, (project id, user id) as
-    internal ids, replaces the consumer's when given; ``new_owner`` is used
-    instead for a consumer created without one. ``consumer_type_id``
-    replaces the type unless UNCHECKED.
+    ``given`` is what the client expects: an int (the generation), None
+    (no record) or UNCHECKED (before 1.28: anything). ``owner``, (project
+    id, user id) as internal ids, replaces the consumer's when given;
+    ``new_owner`` is used for a record created without one;
+    ``consumer_type_id`` replaces the type unless UNCHECKED.
 
-    Raises ConsumerGenerationConflict, or oslo.db's RetryRequest when
-    another request created the consumer under us and the whole
-    transaction must run again to see it.
+    Raises ConsumerGenerationConflict if ``given`` is not ``seen``, and
+    oslo.db's RetryRequest if the consumer changed since the snapshot (the
+    whole transaction then runs again and sees it as it is).
     """
+    if given is not UNCHECKED and given != seen:
+        raise ConsumerGenerationConflict(uuid, seen, given)
     values = {}
     if owner is not None:
         values['project_id'], values['user_id'] = owner
     if consumer_type_id is not UNCHECKED:
         values['consumer_type_id'] = consumer_type_id
-    bump = dict(values, generation=models.Consumer.generation + 1)
-
-    if generation is None:
-        _create(context, uuid, values, new_owner, must_be_new=True)
-    elif generation is UNCHECKED:
-        if not db_api.conditional_update(context, models.Consumer, bump,
-                                         {'uuid': uuid}):
-            _create(context, uuid, values, new_owner, must_be_new=False)
-    elif not db_api.conditional_update(context, models.Consumer, bump,
-                                       {'uuid': uuid,
-                                        'generation': generation}):
-        actual = current_generation(context, uuid)
-        if actual == generation:
-            # Changed and changed back between the two statements.
-            raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
-        raise ConsumerGenerationConflict(uuid, actual, generation)
+    if seen is None:
+        _create(context, uuid, values, new_owner)
+    elif not db_api.conditional_update(
+            context, models.Consumer,
+            dict(values, generation=models.Consumer.generation + 1),
+            {'uuid': uuid, 'generation': seen}):
+        raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
 
 
-def _create(context, uuid, values, new_owner, must_be_new):
+def _create(context, uuid, values, new_owner):
     if 'project_id' not in values:
         values = dict(values, project_id=new_owner[0], user_id=new_owner[1])
     values = dict(values, uuid=uuid, generation=1)
@@ -144,19 +130,7 @@ def _create(context, uuid, values, new_owner, must_be_new):
         with session.writer.connection.using(context) as conn:
             conn.execute(CONSUMERS.insert().values(values))
     except db_exc.DBDuplicateEntry:
-        # The unique uuid refused us: the consumer exists. The failed
-        # statement spoiled this transaction (PostgreSQL), so the reason
-        # is read outside it.
-        if must_be_new:
-            with session.reader.independent.connection.using(
-                    context) as conn:
-                actual = conn.execute(
-                    sa.select(CONSUMERS.c.generation)
-                    .where(CONSUMERS.c.uuid == uuid)).scalar()
-            if actual is not None:
-                raise ConsumerGenerationConflict(uuid, actual, None)
-        # Created under us (or created and gone again): run the whole
-        # transaction again, which then finds it as it is now.
+        # Created since our snapshot.
         raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
 
 
