@@ -6,6 +6,10 @@ from volapi.placement import policy
 
 class TestPolicy(base.TestCase):
 
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(policy.reset)
+
     def make(self, roles):
         return context.RequestContext(user_id='u', project_id='p',
                                       roles=roles, config=self.config.conf)
@@ -27,3 +31,18 @@ class TestPolicy(base.TestCase):
         names = [rule.name for rule in policy.list_rules()]
         self.assertEqual(len(names), len(set(names)))
         self.assertIn('placement:reshaper:reshape', names)
+
+    def test_policy_file_overrides_a_default(self):
+        import os
+        import tempfile
+        self.addCleanup(policy.reset)
+        directory = tempfile.mkdtemp()
+        path = os.path.join(directory, 'policy.yaml')
+        with open(path, 'w') as handle:
+            handle.write('"placement:traits:list": "@"\n')
+        policy.get_enforcer(self.config.conf)  # registers [oslo_policy]
+        policy.reset()
+        self.config.set(group='oslo_policy', policy_file=path)
+        self.make([]).can('placement:traits:list')
+        self.assertRaises(policy.PolicyNotAuthorized, self.make([]).can,
+                          'placement:traits:update')

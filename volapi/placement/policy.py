@@ -5,6 +5,7 @@ may override any of them in the ``[oslo_policy] policy_file``. Rule names
 are Placement's.
 """
 import threading
+import time
 
 from oslo_policy import policy
 
@@ -98,10 +99,48 @@ def get_enforcer(conf):
 
 
 def reset():
+    global _decisions
     with _lock:
         for enforcer in _enforcers.values():
             enforcer.clear()
         _enforcers.clear()
+        _decisions = _Decisions()
+
+
+class _Decisions:
+    """Recent decisions, keyed by everything a rule can look at (action,
+    target, credentials). oslo.policy spends hundreds of microseconds on
+    one check, a claim should not; forgetting all of them every
+    ``TTL`` seconds lets a changed policy file take effect within that."""
+
+    TTL = 1.0
+
+    def __init__(self):
+        self._decisions = {}
+        self._since = time.monotonic()
+
+    def get(self, key):
+        if time.monotonic() - self._since > self.TTL:
+            self._decisions = {}
+            self._since = time.monotonic()
+        return self._decisions.get(key)
+
+    def put(self, key, allowed):
+        self._decisions[key] = allowed
+
+
+_decisions = _Decisions()
+
+
+def _frozen(values):
+    try:
+        key = tuple(sorted(
+            (k, tuple(v) if isinstance(v, list) else v)
+            for k, v in values.items()))
+        hash(key)
+        return key
+    except TypeError:
+        return None  # something unhashable: decide afresh
 
 
 def authorize(conf, context, action, target=None):
@@ -109,7 +148,19 @@ def authorize(conf, context, action, target=None):
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
-    enforcer = get_enforcer(conf)
-    if not enforcer.authorize(action, target, context.to_policy_values(),
-                              do_raise=False):
+    creds = context.to_policy_values()
+    frozen_target, frozen_creds = _frozen(target), _frozen(creds)
+    key = None
+    if frozen_target is not None and frozen_creds is not None:
+        key = (id(conf), action, frozen_target, frozen_creds)
+        allowed = _decisions.get(key)
+        if allowed is not None:
+            if not allowed:
+                raise PolicyNotAuthorized(action)
+            return
+    allowed = get_enforcer(conf).authorize(action, target, creds,
+                                           do_raise=False)
+    if key is not None:
+        _decisions.put(key, bool(allowed))
+    if not allowed:
         raise PolicyNotAuthorized(action)
