@@ -1,7 +1,5 @@
 """The Service object: a running volapi process (a volume worker) in the
 ``services`` table, alive as long as its heartbeat is recent."""
-import datetime
-
 import sqlalchemy as sa
 from oslo_utils import timeutils
 
@@ -88,14 +86,11 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def last_seen(self):
         return self.heartbeat_at or self.created_at
 
-    def is_up(self, down_time, now=None):
-        """True if the last heartbeat is less than ``down_time`` seconds old."""
-        now = now or timeutils.utcnow(with_timezone=True)
-        if now.tzinfo is None:
-            now = now.replace(tzinfo=datetime.timezone.utc)
+    def is_up(self, down_time):
+        """True if the last heartbeat is at most ``down_time`` seconds old."""
         seen = self.last_seen()
-        return seen is not None and \
-            (now - seen).total_seconds() <= down_time
+        age = timeutils.utcnow(with_timezone=True) - seen if seen else None
+        return age is not None and age.total_seconds() <= down_time
 
 
 def down_criterion(down_before):

@@ -1,4 +1,4 @@
-"""The process's oslo.messaging transport, made from ``[DEFAULT] transport_url``.
+"""The process's oslo.messaging transport, from ``[DEFAULT] transport_url``.
 
 ``fake://`` (the embedded default) passes messages in memory between the
 threads of one process; ``rabbit://`` is production. One transport per URL is

@@ -4,7 +4,6 @@ transition; a lost claim or a resource that moved on changes nothing."""
 import os
 
 from db import models
-from db import session
 import objects
 from tests import base
 from tests.functional import worker_fixtures as wf

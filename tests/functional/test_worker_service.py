@@ -21,9 +21,12 @@ class ServiceTest(base.DatabaseTestCase):
         return beat.start()
 
     def test_register_reuses_the_live_row(self):
-        first = objects.Service.register(self.context, 'h1@file', 'volapi-volume')
-        again = objects.Service.register(self.context, 'h1@file', 'volapi-volume')
-        other = objects.Service.register(self.context, 'h2@file', 'volapi-volume')
+        def register(host):
+            return objects.Service.register(self.context, host,
+                                            'volapi-volume')
+
+        first, again, other = (register(h)
+                               for h in ('h1@file', 'h1@file', 'h2@file'))
         self.assertEqual(first.id, again.id)
         self.assertNotEqual(first.id, other.id)
         self.assertEqual((0, None), (first.report_count, first.heartbeat_at))
