@@ -1,6 +1,6 @@
 """The volume API's WSGI application (``setup_app``).
 
-Layers, outermost first: request id, versions documents (no auth),
+Layers, outermost first: request id, NUL refusal, versions documents (no auth),
 authentication (noauth or keystone), microversion, then a thin pecan
 application (object dispatch, no templates, one error hook).
 """
@@ -72,4 +72,5 @@ def setup_app(conf=None):
     application = middleware.Microversion(application)
     application = auth.pipeline(application, conf)
     application = middleware.VersionDocuments(application)
+    application = middleware.RefuseNul(application)
     return middleware.RequestId(application)

@@ -7,6 +7,7 @@ from volapi import conf as volapi_conf
 
 CONF = volapi_conf.CONF
 SORT_DIRECTIONS = ('asc', 'desc')
+DB_MAX_INT = 0x7FFFFFFF
 
 
 def _non_negative_int(params, name):
@@ -20,6 +21,9 @@ def _non_negative_int(params, name):
             from None
     if number < 0:
         raise errors.BadRequest('%s param must be positive' % name)
+    if number > DB_MAX_INT:
+        raise errors.BadRequest('%s param must be less than or equal to %d'
+                                % (name, DB_MAX_INT))
     return number
 
 

@@ -59,6 +59,22 @@ class VersionDocuments:
         return [body]
 
 
+class RefuseNul:
+    """NUL characters in the path or query are refused with a 400: no
+    resource name contains one, and PostgreSQL cannot even compare them."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        if '\x00' in environ.get('PATH_INFO', '') or \
+                '%00' in environ.get('QUERY_STRING', ''):
+            return errors.wsgi_fault(start_response, 400,
+                                     'NUL characters are not allowed in '
+                                     'URLs.')
+        return self.application(environ, start_response)
+
+
 class Microversion:
     """Reads ``OpenStack-API-Version`` into ``environ[ENVIRON_KEY]`` and
     echoes the version (and ``Vary``) on the response; a malformed

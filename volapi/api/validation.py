@@ -43,8 +43,21 @@ def parse_body(request):
     except (ValueError, UnicodeDecodeError):
         raise errors.BadRequest(
             'Malformed message body: cannot understand JSON') from None
+    if _has_nul(body):
+        raise errors.BadRequest('NUL characters are not allowed in the '
+                                'request body.')
     request.environ[_BODY_KEY] = body
     return body
+
+
+def _has_nul(value):
+    if isinstance(value, str):
+        return '\x00' in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
 
 
 def _as_integer(instance):

@@ -93,11 +93,7 @@ class VolumeQuery:
             elif column == 'bootable':
                 filters[column] = _bootable(value, version)
             elif column == 'size':
-                try:
-                    filters[column] = int(value)
-                except ValueError:
-                    raise errors.BadRequest(
-                        'Invalid input received: size=%s' % value) from None
+                filters[column] = _size(value)
             else:
                 filters[column] = value
         return filters
@@ -115,6 +111,16 @@ def _metadata(value):
             'Invalid input received: metadata=%s (must be a dict of '
             'strings, e.g. {"key": "value"})' % value)
     return metadata
+
+
+def _size(value):
+    try:
+        size = int(value)
+    except ValueError:
+        size = None
+    if size is None or not 0 <= size <= common.DB_MAX_INT:
+        raise errors.BadRequest('Invalid input received: size=%s' % value)
+    return size
 
 
 def _bootable(value, version):
