@@ -58,6 +58,7 @@ class ProductionDeploymentTest(base.DatabaseTestCase):
                 'api', options(name), args=['--bind', '127.0.0.1:%d' % port]))
             self.apis.append((api, 'http://127.0.0.1:%d/v3/%s' % (
                 port, self.PROJECT)))
+        self.processes = [worker] + [api for api, _ in self.apis]
         worker.wait_for_log('RPC server listening')
         for api, _ in self.apis:
             api.wait_for_log('serving HTTP on')
@@ -151,3 +152,9 @@ class ProductionDeploymentTest(base.DatabaseTestCase):
         self.request('DELETE', path, 202)
         self.wait_gone(path)
         self.assertEqual([], os.listdir(self.volumes_dir))
+
+        # Every process shuts down cleanly on SIGTERM.
+        for process in self.processes:
+            process.process.terminate()
+        self.assertEqual([0, 0, 0], [p.process.wait(60)
+                                     for p in self.processes])
