@@ -11,7 +11,11 @@ import threading
 import time
 from wsgiref import simple_server
 
+from cinderclient import client as cinder_client
+from cinderclient.contrib import noauth
+from cinderclient import exceptions as cinder_exceptions
 import fixtures
+from keystoneauth1 import session as ks_session
 
 from tests.functional import api_fixtures
 from volapi.volume import worker as volume_worker
@@ -128,3 +132,26 @@ class CinderCLITest(api_fixtures.APITestCase):
         refused = self.cinder('create', '0', check=False)
         self.assertNotEqual(0, refused.returncode)
         self.assertIn('less than the minimum of 1', refused.stderr)
+
+    def test_python_api(self):
+        """python-cinderclient's library, as other services use it."""
+        auth = noauth.CinderNoAuthPlugin('user-a', 'project-a',
+                                         endpoint=self.endpoint)
+        cinder = cinder_client.Client(
+            '3.59', session=ks_session.Session(auth=auth))
+        volume = cinder.volumes.create(1, name='api-volume',
+                                       metadata={'k': 'v'})
+        self.assertEqual('api-volume', volume.name)
+        self.wait_for(volume.id, 'available')
+        self.assertEqual({'k': 'v'}, cinder.volumes.get(volume.id).metadata)
+        self.assertIn(volume.id, [v.id for v in cinder.volumes.list()])
+        cinder.volumes.update(volume, name='renamed')
+        self.assertEqual('renamed', cinder.volumes.get(volume.id).name)
+        self.assertIn('__DEFAULT__',
+                      [t.name for t in cinder.volume_types.list()])
+        self.assertRaises(cinder_exceptions.BadRequest,
+                          cinder.volumes.create, -1)
+        cinder.volumes.delete(volume)
+        self.wait_for(volume.id, 'deleted', headers=self.owner)
+        self.assertRaises(cinder_exceptions.NotFound,
+                          cinder.volumes.get, volume.id)
