@@ -112,18 +112,26 @@ class PlacementDirect:
 
     def __enter__(self):
         _use_database(self.conf)
+        self._auth_strategy = self.conf.placement.auth_strategy
         self.conf.set_override('auth_strategy', 'noauth2', group='placement')
         from volapi.placement import wsgi
         try:
             application = wsgi.setup_app(self.conf)
         except Exception:
-            self.conf.clear_override('auth_strategy', group='placement')
+            self._restore_auth_strategy()
             raise
         return DirectClient(application, self.default_microversion)
 
     def __exit__(self, *exc_info):
-        self.conf.clear_override('auth_strategy', group='placement')
+        self._restore_auth_strategy()
         return False
+
+    def _restore_auth_strategy(self):
+        self.conf.clear_override('auth_strategy', group='placement')
+        if self.conf.placement.auth_strategy != self._auth_strategy:
+            # The caller had overridden it too.
+            self.conf.set_override('auth_strategy', self._auth_strategy,
+                                   group='placement')
 
 
 def _use_database(conf):
