@@ -53,6 +53,17 @@ def _tune_postgresql(engine):
 
 
 def _tune_sqlite(engine):
+    if engine.url.database not in (None, '', ':memory:') and isinstance(
+            engine.pool, sqlalchemy.pool.NullPool):
+        # oslo.db gives a file database a NullPool: a new connection for
+        # every transaction, and closing the last one checkpoints the WAL
+        # (an fsync). Kept connections make a one-statement transaction
+        # 4-5 times faster. The new pool keeps oslo.db's connect hooks.
+        old = engine.pool
+        engine.pool = sqlalchemy.pool.QueuePool(
+            old._creator, pool_size=5, max_overflow=-1,
+            _dispatch=old.dispatch, dialect=old._dialect)
+        old.dispose()
 
     @sqlalchemy.event.listens_for(engine, 'connect')
     def _pragmas(dbapi_con, record):
