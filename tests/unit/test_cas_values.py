@@ -128,14 +128,23 @@ class ValuesTest(test_cas_base.CasTestCase):
 
     def test_match_without_change_is_true(self):
         # MySQL reports changed rows unless the connection asks for found
-        # rows; a CAS that matched but wrote the same value still succeeded.
-        ident = self.create_volume(status='available', display_name='same')
-        self.assertTrue(self.update(
-            ident, {'status': 'available', 'display_name': 'same'},
-            {'status': 'available'}))
+        # rows; a CAS that matched but wrote the same values still
+        # succeeded. (volume_metadata has no updated_at that would change.)
+        ident = self.create_volume()
+        self.insert(models.VolumeMetadata.__table__, id=1, volume_id=ident,
+                    key='k', value='same')
         self.assertTrue(db_api.conditional_update(
-            self.context, models.Snapshot, {'status': 'available'},
-            {'id': self.create_snapshot(ident), 'status': 'available'}))
+            self.context, models.VolumeMetadata, {'value': 'same'},
+            {'id': 1, 'value': 'same'}))
+        # A volume whose every written value, updated_at included, is
+        # what it already holds.
+        self.assertTrue(self.update(
+            ident, {'status': 'available',
+                    'updated_at': Volume.updated_at},
+            {'status': 'available'}))
+        self.assertFalse(db_api.conditional_update(
+            self.context, models.VolumeMetadata, {'value': 'same'},
+            {'id': 1, 'value': 'other'}))
 
     def test_no_match_is_false_and_changes_nothing(self):
         ident = self.create_volume(status='in-use')
