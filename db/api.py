@@ -278,9 +278,12 @@ def _id_column_of(table):
 
 # -- precise failures --------------------------------------------------------
 
-def _first_unmet(context, model, ident, conditions, include_deleted):
+def _first_unmet(context, model, ident, conditions, include_deleted,
+                 project_only):
     """Re-read the row and return (condition, actual) for the first condition
-    that does not hold, (None, None) if all hold, or raise NotFound."""
+    that does not hold, (None, None) if all hold, or raise NotFound (also
+    for another project's row under ``project_only``: its state is none of
+    the caller's business)."""
     table = model.__table__
     python_checked = [c for c in conditions if c.checks_in_python]
     sql_checked = [c for c in conditions if not c.checks_in_python]
@@ -291,9 +294,10 @@ def _first_unmet(context, model, ident, conditions, include_deleted):
     if not selected:
         selected = [_id_column(model)]
     query = sa.select(*selected).where(_id_column(model) == ident)
-    deleted = _soft_delete_clause(table, include_deleted)
-    if deleted is not None:
-        query = query.where(deleted)
+    for scope in (_soft_delete_clause(table, include_deleted),
+                  _project_clause(context, table, project_only)):
+        if scope is not None:
+            query = query.where(scope)
     with session.reader.connection.using(context) as conn:
         if conn.dialect.name == 'mysql':
             # Inside a transaction a plain SELECT reads InnoDB's snapshot,
@@ -324,7 +328,8 @@ def update_or_explain(context, model, ident, values, expected_values=None,
     condition. One that fails is raised as ConditionNotMet ("volume status
     must be 'available', it is 'in-use'"). If all hold, the row changed
     between the two statements: try again, at most ``attempts`` times, then
-    raise ConcurrentUpdate. A missing row raises NotFound.
+    raise ConcurrentUpdate. A missing row raises NotFound, and so does
+    another project's row when ``project_only`` applies.
 
     ``attempt``, if given, performs the update itself (a callable returning
     whether it matched); objects use it to read back what they wrote.
@@ -340,14 +345,9 @@ def update_or_explain(context, model, ident, values, expected_values=None,
         if attempt():
             return
         condition, actual = _first_unmet(context, model, ident, conditions,
-                                         include_deleted)
+                                         include_deleted, project_only)
         if condition is not None:
             raise exceptions.ConditionNotMet(condition, actual, what)
-        if project_only and not getattr(context, 'is_admin', False):
-            # The one condition not listed: the row is another project's.
-            row = read_columns(context, model, ident, ['project_id'])
-            if row is None or row['project_id'] != context.project_id:
-                raise exceptions.NotFound(what, ident)
     raise exceptions.ConcurrentUpdate(what, ident, attempts)
 
 

@@ -138,14 +138,28 @@ class ExplainTest(test_cas_base.CasTestCase):
                                        include_deleted='yes'))
 
     def test_another_projects_row_is_not_found(self):
-        ident = self.create_volume(project_id='theirs')
+        # Whatever state it is in: a condition failing on it must not
+        # tell one project about another's volume.
+        for status in ('available', 'in-use'):
+            ident = self.create_volume(project_id='theirs', status=status)
+            error = self.assertRaises(
+                exceptions.NotFound, db_api.update_or_explain,
+                self.make_context(project_id='mine'), Volume, ident,
+                {'status': 'deleting'}, {'status': 'available'},
+                project_only=True)
+            self.assertEqual('volume %s could not be found.' % ident,
+                             str(error))
+            self.assertEqual(status, self.volume(ident)['status'])
+
+    def test_own_projects_row_is_explained(self):
+        ident = self.create_volume(project_id='mine', status='in-use')
         error = self.assertRaises(
-            exceptions.NotFound, db_api.update_or_explain,
+            exceptions.ConditionNotMet, db_api.update_or_explain,
             self.make_context(project_id='mine'), Volume, ident,
             {'status': 'deleting'}, {'status': 'available'},
             project_only=True)
-        self.assertIn(ident, str(error))
-        self.assertEqual('available', self.volume(ident)['status'])
+        self.assertEqual("volume status must be 'available', it is 'in-use'",
+                         str(error))
 
     def test_retries_when_the_row_changes_between_update_and_reread(self):
         # The CAS fails on an 'in-use' volume; before the re-read another
