@@ -4,7 +4,11 @@ For each backend: flip a volume's status between two values with the
 expected status as the condition, one transaction per operation, over the
 same rows, once through ``db.api.conditional_update`` and once as a plain
 SQLAlchemy Core ``UPDATE ... WHERE`` on the same engine. Prints operations
-per second of both and their ratio (target: at most 1.3).
+per second of both and their ratio (target: at most 1.3), and the CPU
+time per operation this process spent on each. Wall time is mostly the
+database's commit (an fsync), which on a busy machine varies from run to
+run; the CPU columns show what the primitive itself adds. For SQLite,
+TMPDIR=/dev/shm takes the disk out of the figures.
 
     python bench/cas.py [URL ...] [--ops N] [--rounds N] [--profile]
 
