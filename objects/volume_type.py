@@ -150,6 +150,36 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         self.deleted = False
         self.obj_reset_changes()
 
+    def update(self, name=None, description=None, is_public=None):
+        """Change what is given, as one compare-and-swap on a live type; a
+        name another live type has raises VolumeTypeExists."""
+        values = {}
+        if name is not None:
+            values.update(name=name, live_name=name)
+        if description is not None:
+            values['description'] = description
+        if is_public is not None:
+            values['is_public'] = is_public
+        try:
+            self.conditional_update_or_raise(values, expected_values={})
+        except oslo_db_exc.DBDuplicateEntry:
+            raise VolumeTypeExists(name) from None
+
+    def set_extra_specs(self, specs):
+        """Create or change the given extra specs of this live type."""
+        _write_specs(self._context, self.id, specs=specs)
+        self.extra_specs = dict(self.extra_specs, **specs)
+        self.obj_reset_changes(['extra_specs'])
+
+    def delete_extra_spec(self, key):
+        """Remove one extra spec; False if the type had no such key."""
+        removed = _write_specs(self._context, self.id, delete_key=key)
+        if removed:
+            self.extra_specs = {k: v for k, v in self.extra_specs.items()
+                                if k != key}
+            self.obj_reset_changes(['extra_specs'])
+        return removed
+
     def destroy(self):
         """Soft-delete the type unless a live volume uses it, as one
         compare-and-swap; raises ConditionNotMet naming the refusal."""
@@ -172,6 +202,26 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             return
         db_api.update_or_explain(self._context, self.model, self.id,
                                  {'deleted': False}, {'deleted': False})
+
+
+@db_api.retry_on_deadlock
+def _write_specs(context, type_id, specs=None, delete_key=None):
+    """One transaction: a compare-and-swap that the type is live (which
+    also serialises writers of its specs on its row), then the rows."""
+    table = models.VolumeTypeExtraSpec.__table__
+    with session.writer.connection.using(context) as conn:
+        db_api.update_or_explain(context, models.VolumeType, type_id,
+                                 {'updated_at': timeutils.utcnow()})
+        mine = table.c.volume_type_id == type_id
+        if delete_key is not None:
+            return conn.execute(table.delete().where(
+                mine, table.c.key == delete_key)).rowcount > 0
+        for key, value in specs.items():
+            if not conn.execute(table.update().where(
+                    mine, table.c.key == key).values(value=value)).rowcount:
+                conn.execute(table.insert().values(
+                    volume_type_id=type_id, key=key, value=value))
+        return True
 
 
 @db_api.retry_on_deadlock

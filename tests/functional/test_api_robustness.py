@@ -43,7 +43,8 @@ class NoServerErrorTest(api_fixtures.APITestCase):
                  '/v3/volumes/%s/metadata' % volume_id,
                  '/v3/volumes/%s/metadata/x' % volume_id,
                  '/v3/volumes/%s/action' % volume_id, '/v3/types',
-                 '/v3/types/default']
+                 '/v3/types/default', '/v3/types/default/extra_specs',
+                 '/v3/types/default/extra_specs/k']
         for headers in (self.owner, api_fixtures.ADMIN,
                         api_fixtures.caller(version='3.59')):
             for path in paths:

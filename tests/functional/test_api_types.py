@@ -127,3 +127,63 @@ class TypesTest(api_fixtures.APITestCase):
                                     headers=self.owner, status=404)
             self.assertEqual('Volume type %s could not be found.' % ident,
                              self.fault(response, 404))
+
+
+class TypeUpdateAndExtraSpecsTest(api_fixtures.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.type_id = self.app.post_json(
+            '/v3/types', {'volume_type': {'name': 'silver',
+                                          'extra_specs': {'a': '1'}}},
+            headers=ADMIN).json['volume_type']['id']
+        self.url = '/v3/types/%s' % self.type_id
+
+    def test_update(self):
+        updated = self.app.put_json(
+            self.url, {'volume_type': {'name': 'platinum',
+                                       'description': 'd',
+                                       'is_public': False}},
+            headers=ADMIN).json['volume_type']
+        self.assertEqual(('platinum', 'd', False), (
+            updated['name'], updated['description'], updated['is_public']))
+        self.app.post_json('/v3/types', {'volume_type': {'name': 'silver'}},
+                           headers=ADMIN, status=200)  # the old name is free
+        response = self.app.put_json(
+            self.url, {'volume_type': {'name': 'silver'}}, headers=ADMIN,
+            status=409)
+        self.assertEqual('Volume Type silver already exists.',
+                         self.fault(response, 409))
+        for body in ({'volume_type': {}}, {'volume_type': {'name': ' '}},
+                     {'volume_type': {'size': 1}}):
+            self.fault(self.app.put_json(self.url, body, headers=ADMIN,
+                                         status=400), 400)
+        self.fault(self.app.put_json(self.url, {'volume_type': {
+            'name': 'x'}}, headers=self.owner, status=403), 403)
+
+    def test_extra_specs(self):
+        specs = self.url + '/extra_specs'
+        self.assertEqual({'extra_specs': {'a': '1'}},
+                         self.app.get(specs, headers=self.owner).json)
+        self.app.post_json(specs, {'extra_specs': {'b': '2', 'a': '3'}},
+                           headers=ADMIN)
+        self.assertEqual({'a': '3', 'b': '2'}, self.app.get(
+            specs, headers=self.owner).json['extra_specs'])
+        self.assertEqual({'b': '2'}, self.app.get(specs + '/b',
+                                                  headers=self.owner).json)
+        self.assertEqual({'b': '4'}, self.app.put_json(
+            specs + '/b', {'b': '4'}, headers=ADMIN).json)
+        self.app.delete(specs + '/b', headers=ADMIN, status=202)
+        response = self.app.get(specs + '/b', headers=self.owner,
+                                status=404)
+        self.assertEqual('Volume Type %s has no extra specs with key b.'
+                         % self.type_id, self.fault(response, 404))
+        self.fault(self.app.put_json(specs + '/b', {'c': '1'},
+                                     headers=ADMIN, status=400), 400)
+        self.fault(self.app.post_json(specs, {'extra_specs': {'c': 5}},
+                                      headers=ADMIN, status=400), 400)
+        self.fault(self.app.post_json(specs, {'extra_specs': {'c': '5'}},
+                                      headers=self.owner, status=403), 403)
+        self.app.delete(self.url, headers=ADMIN, status=202)
+        self.fault(self.app.post_json(specs, {'extra_specs': {'c': '5'}},
+                                      headers=ADMIN, status=404), 404)

@@ -4,14 +4,25 @@ from volapi.policies import base
 MANAGE = 'volume_extension:types_manage'
 EXTRA_SPECS = 'volume_extension:access_types_extra_specs'
 QOS_SPECS_ID = 'volume_extension:access_types_qos_specs_id'
+EXTRA_SPECS_INDEX = 'volume_extension:types_extra_specs:index'
+EXTRA_SPECS_SHOW = 'volume_extension:types_extra_specs:show'
+EXTRA_SPECS_MANAGE = 'volume_extension:types_extra_specs:update'
 
 rules = [
     base.operation(MANAGE, base.RULE_ADMIN_API,
-                   'Create or delete volume types.', 'POST', '/types'),
+                   'Create, update or delete volume types.', 'POST',
+                   '/types'),
     base.operation(EXTRA_SPECS, '', "Show a type's extra specs.",
                    'GET', '/types/{type_id}'),
     base.operation(QOS_SPECS_ID, base.RULE_ADMIN_API,
                    "Show a type's qos_specs_id.", 'GET', '/types/{type_id}'),
+    base.operation(EXTRA_SPECS_INDEX, '', "List a type's extra specs.",
+                   'GET', '/types/{type_id}/extra_specs'),
+    base.operation(EXTRA_SPECS_SHOW, '', "Show one of a type's extra specs.",
+                   'GET', '/types/{type_id}/extra_specs/{key}'),
+    base.operation(EXTRA_SPECS_MANAGE, base.RULE_ADMIN_API,
+                   "Create, change or delete a type's extra specs.",
+                   'POST', '/types/{type_id}/extra_specs'),
 ]
 
 

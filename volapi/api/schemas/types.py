@@ -1,4 +1,4 @@
-"""Body of POST /types."""
+"""Bodies of POST /types, PUT /types/{id} and the extra specs."""
 from volapi.api.schemas import parameter_types as types
 
 create = {
@@ -19,3 +19,30 @@ create = {
     'required': ['volume_type'],
     'additionalProperties': False,
 }
+
+update = {
+    'type': 'object',
+    'properties': {
+        'volume_type': {
+            'type': 'object',
+            'properties': {
+                'name': types.optional_name,
+                'description': types.description,
+                'is_public': types.boolean,
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['volume_type'],
+    'additionalProperties': False,
+}
+
+extra_specs = {
+    'type': 'object',
+    'properties': {'extra_specs': types.key_value_pairs},
+    'required': ['extra_specs'],
+    'additionalProperties': False,
+}
+
+extra_spec_item = dict(types.key_value_pairs, minProperties=1,
+                       maxProperties=1)

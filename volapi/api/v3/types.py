@@ -19,6 +19,7 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import types as schemas
+from volapi.api.v3 import type_extra_specs
 from volapi.api.views import types as views
 from volapi import conf as volapi_conf
 from volapi.policies import types as type_policies
@@ -53,6 +54,8 @@ class TypeController:
 
     def __init__(self, ident):
         self.ident = ident
+        self.extra_specs = type_extra_specs.ExtraSpecsController(
+            lambda context: _get(context, ident))
 
     @pecan.expose(generic=True)
     def index(self, *args, **kwargs):
@@ -63,6 +66,33 @@ class TypeController:
     def show(self):
         request = pecan.request
         return views.show(request, _get(request.ctx, self.ident))
+
+    @index.when(method='PUT')
+    @rest.json(200)
+    @validation.schema(schemas.update)
+    def update(self, body):
+        context = pecan.request.ctx
+        policy.authorize(context, type_policies.MANAGE)
+        changes = body['volume_type']
+        name = changes.get('name')
+        description = changes.get('description')
+        is_public = changes.get('is_public')
+        if name is None and description is None and is_public is None:
+            raise errors.BadRequest('Specify volume type name, description, '
+                                    'is_public or a combination thereof.')
+        if name is not None:
+            name = name.strip()
+            if not name:
+                raise errors.BadRequest('Volume type name can not be empty.')
+        volume_type = _get(context, self.ident)
+        try:
+            volume_type.update(
+                name=name, description=description,
+                is_public=None if is_public is None
+                else _boolean(is_public, 'is_public'))
+        except type_obj.VolumeTypeExists as e:
+            raise errors.Conflict(str(e)) from None
+        return views.show(pecan.request, _get(context, volume_type.id))
 
     @index.when(method='DELETE')
     @rest.json(202)
