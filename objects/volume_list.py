@@ -111,6 +111,25 @@ def count(context, project_id=None, filters=None):
         return conn.execute(query).scalar()
 
 
+def summary(context, project_id=None, filters=None):
+    """(count, total size, {metadata key: sorted distinct values}) of the
+    volumes get_all would list."""
+    live = _filtered(sa.select(VOLUMES.c.id, VOLUMES.c.size)
+                     .where(VOLUMES.c.deleted == sa.false()),
+                     project_id, filters).subquery()
+    with session.reader.connection.using(context) as conn:
+        count, size = conn.execute(sa.select(
+            sa.func.count(), sa.func.coalesce(sa.func.sum(live.c.size), 0)
+        ).select_from(live)).one()
+        metadata = {}
+        for key, value in conn.execute(
+                sa.select(METADATA.c.key, METADATA.c.value).distinct()
+                .where(METADATA.c.volume_id.in_(sa.select(live.c.id)))):
+            metadata.setdefault(key, []).append(value)
+    return count, int(size), {k: sorted(v, key=str)
+                              for k, v in metadata.items()}
+
+
 def load_details(context, volumes):
     """Fill each volume's ``metadata`` and ``volume_type`` and return its
     attachments ({volume_id: [attachment row mapping]}), in three queries

@@ -414,3 +414,25 @@ class MetadataTest(api_fixtures.APITestCase):
         self.fault(response, 400)
         self.app.get(self.url, headers=api_fixtures.caller('project-b'),
                      status=404)
+
+
+class SummaryTest(api_fixtures.APITestCase):
+
+    def test_summary(self):
+        self.create_volume(size=2, metadata={'tier': 'gold'})
+        self.create_volume(size=3, metadata={'tier': 'silver', 'x': 'y'})
+        self.create_volume(headers=api_fixtures.caller('project-b'), size=7)
+        self.app.get('/v3/volumes/summary', headers=self.owner, status=404)
+        body = self.app.get('/v3/volumes/summary', headers=api_fixtures
+                            .caller(version='3.12')).json
+        self.assertEqual({'volume-summary': {'total_count': 2,
+                                             'total_size': 5}}, body)
+        body = self.app.get('/v3/volumes/summary', headers=api_fixtures
+                            .caller(version='3.36')).json['volume-summary']
+        self.assertEqual({'tier': ['gold', 'silver'], 'x': ['y']},
+                         body['metadata'])
+        body = self.app.get(
+            '/v3/volumes/summary?all_tenants=1', headers=dict(
+                api_fixtures.ADMIN, **{'OpenStack-API-Version':
+                                       'volume 3.12'})).json
+        self.assertEqual(12, body['volume-summary']['total_size'])

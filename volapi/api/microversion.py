@@ -6,6 +6,8 @@ answers as Cinder's does. It is 3.59, for these reasons:
 - 3.53 made create/update bodies strict (unknown keys are refused, an update
   must name a field): the schemas in ``v3/schemas`` do the same from 3.53;
 - 3.45 adds ``count`` to lists when ``with_count=true``: implemented;
+- 3.12 adds GET /volumes/summary, 3.36 its metadata; 3.31/3.34 the
+  resource-filter rules and ``~`` (like) filters of lists: implemented;
 - 3.48 adds ``shared_targets``/``service_uuid`` to volume details and 3.13
   ``group_id``: shown;
 - 3.60 adds ``created_at``/``updated_at`` time-comparison filters
@@ -29,10 +31,12 @@ MIN_VERSION = microversion_parse.Version(3, 0)
 MAX_VERSION = microversion_parse.Version(3, 59)
 
 # Versions at which behaviour changes (named like Cinder's microversions.py).
+VOLUME_SUMMARY = (3, 12)
 GROUP_VOLUME = (3, 13)
 VOLUME_LIST_GLANCE_METADATA = (3, 4)
 RESOURCE_FILTER = (3, 31)
 LIKE_FILTER = (3, 34)
+VOLUME_SUMMARY_METADATA = (3, 36)
 SUPPORT_COUNT_INFO = (3, 45)
 VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS = (3, 48)
 VOLUME_TYPE_EXTRA_SPECS_FILTER = (3, 52)

@@ -157,6 +157,25 @@ class VolumesController:
             raise errors.MethodNotAllowed()
         return _list(detailed=True)
 
+    @pecan.expose()
+    @rest.json(200)
+    def summary(self):
+        request = pecan.request
+        if request.api_version < mv.VOLUME_SUMMARY:
+            raise errors.NotFound()
+        if request.method != 'GET':
+            raise errors.MethodNotAllowed()
+        context = request.ctx
+        policy.authorize(context, volume_policies.GET_ALL)
+        query = filters.VolumeQuery(request)
+        count, size, metadata = volume_list.summary(
+            context, query.project_id, query.filters) \
+            if query.filters is not None else (0, 0, {})
+        return views.summary_view(
+            count, size,
+            metadata if request.api_version >= mv.VOLUME_SUMMARY_METADATA
+            else None)
+
     @index.when(method='POST')
     @rest.json(202)
     @validation.schema(schemas.create_v353,

@@ -115,3 +115,11 @@ def collection(request, volumes, attachments=None, detailed=False,
     if count is not None:
         body['count'] = count
     return body
+
+
+def summary_view(count, size, metadata=None):
+    """GET /volumes/summary (3.12; metadata from 3.36)."""
+    body = {'total_count': count, 'total_size': size}
+    if metadata is not None:
+        body['metadata'] = metadata
+    return {'volume-summary': body}
