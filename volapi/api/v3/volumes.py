@@ -187,7 +187,8 @@ class VolumesController:
         volume = _new_volume(context, body['volume'])
         with service_errors.translated():
             volume_api.created(context, volume)
-        return _show(volume)
+        # Everything the view shows was just written: no need to read it.
+        return views.show(pecan.request, volume)
 
     @pecan.expose()
     def _lookup(self, volume_id, *remainder):
@@ -220,7 +221,7 @@ def _read_list(request, context, query, detailed):
                             query.limit, count)
 
 
-# -- create ---------------------------------------------------------------------
+# -- create -------------------------------------------------------------------
 
 def _text(spec, key, legacy_key):
     value = spec.get(key, spec.get(legacy_key))
