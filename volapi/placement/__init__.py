@@ -48,5 +48,27 @@ The context
 
 The application
     ``wsgi.setup_app(conf=None)``; mounted under a prefix, links and
-    ``Location`` follow ``SCRIPT_NAME``.
+    ``Location`` follow ``SCRIPT_NAME``. It puts the os-traits standard
+    traits in the database when built (tests: build it after emptying
+    tables; ``tests/functional/test_placement_base.PlacementTestCase``).
+
+Where volapi is stricter than Placement
+=======================================
+
+Same paths, bodies, codes and messages otherwise; these are deliberate:
+
+- An inventory cannot be shrunk below what is allocated from it (409
+  ``placement.inventory.inuse``); Placement only logs a warning. Deleting
+  an allocated class is refused the same way (Placement uses
+  ``placement.concurrent_update`` for the single-class DELETE).
+- ``allocation_ratio`` must be above 0 and ``min_unit`` not above
+  ``max_unit`` (400).
+- Writes without a client generation (POST inventory, DELETE inventory or
+  inventories or traits, aggregates before 1.19) re-read and retry when
+  another writer bumped the generation, instead of answering 409.
+- Custom resource classes are never cached per process, so a class
+  renamed or deleted by another API process is never used stale.
+- ``consumer_count`` (1.38) counts distinct consumers over all classes.
+- Input no database can store (NUL, lone surrogates, NaN, absurd nesting,
+  aggregate ids longer than 36 characters) is a 400, not a 500.
 """
