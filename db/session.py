@@ -39,6 +39,10 @@ def _tune_engine(engine):
         _tune_postgresql(engine)
     elif engine.dialect.name == 'sqlite':
         _tune_sqlite(engine)
+    # oslo.db connects once, to test the URL, before this runs: without
+    # this, that pooled connection would never get the settings above (and
+    # a single-threaded process would run READ COMMITTED for ever).
+    engine.dispose()
 
 
 def _tune_postgresql(engine):
