@@ -137,11 +137,29 @@ def _check_storable(data, message):
             _check_storable(value, message)
 
 
+_validators = {}
+
+
+def _validator(schema):
+    # jsonschema.validate() checks the schema itself on every call, which
+    # costs far more than the validation; schemas are module constants, so
+    # each is checked and compiled once.
+    entry = _validators.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        entry = _validators[id(schema)] = (
+            schema, cls(schema, format_checker=FORMAT_CHECKER))
+    return entry[1]
+
+
 def validate(data, schema, message):
-    try:
-        jsonschema.validate(data, schema, format_checker=FORMAT_CHECKER)
-    except jsonschema.ValidationError as exc:
-        raise webob.exc.HTTPBadRequest(message % exc)
+    """400 with ``message % error`` unless ``data`` fits ``schema``; the
+    error reported is the one jsonschema.validate() would report."""
+    error = jsonschema.exceptions.best_match(
+        _validator(schema).iter_errors(data))
+    if error is not None:
+        raise webob.exc.HTTPBadRequest(message % error)
 
 
 def validate_query_params(req, schema):
