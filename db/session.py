@@ -75,13 +75,16 @@ def _tune_sqlite(engine):
         if engine.url.database not in (None, '', ':memory:'):
             dbapi_con.execute('PRAGMA journal_mode = WAL')
 
-    # Runs before oslo.db's own "begin" hook, which then sees a transaction
-    # already open and emits nothing.
-    @sqlalchemy.event.listens_for(engine, 'begin', insert=True)
-    def _begin_immediate(conn):
-        if 'in_transaction' not in conn.info:
-            conn.exec_driver_sql('BEGIN IMMEDIATE')
-            conn.info['in_transaction'] = True
+    # oslo.db's "begin" hook emits a plain (deferred) BEGIN, and a listener
+    # cannot reliably run before it (SQLAlchemy 2.1 appends even with
+    # insert=True): make that statement take the write lock at once.
+    @sqlalchemy.event.listens_for(engine, 'before_cursor_execute',
+                                  retval=True)
+    def _begin_immediate(conn, cursor, statement, parameters, context,
+                         executemany):
+        if statement == 'BEGIN':
+            statement = 'BEGIN IMMEDIATE'
+        return statement, parameters
 
 
 def configure(connection, **options):

@@ -119,6 +119,51 @@ class TestGenerationRaces(base.PlacementTestCase):
             'inventories'])
 
 
+class TestTreeRaces(base.PlacementTestCase):
+    """Moving a subtree while children are created under it: every
+    provider must end up with its parent's root."""
+
+    ROUNDS = 4
+
+    def test_children_created_during_a_move_follow_it(self):
+        for round_ in range(self.ROUNDS):
+            old_root = self.create_provider('old-%d' % round_)
+            new_root = self.create_provider('new-%d' % round_)
+            middle = self.create_provider('mid-%d' % round_,
+                                          parent=old_root['uuid'])
+
+            def move():
+                return self.put('/resource_providers/%s' % middle['uuid'], {
+                    'name': middle['name'],
+                    'parent_provider_uuid': new_root['uuid']},
+                    version='1.37')
+
+            def add_child(n):
+                return lambda: self.post('/resource_providers', {
+                    'name': 'leaf-%d-%d' % (round_, n),
+                    'parent_provider_uuid': middle['uuid']},
+                    version='1.37')
+
+            responses = _run_together(move, add_child(0), add_child(1))
+            self.assertEqual([200, 200, 200],
+                             [r.status_int for r in responses],
+                             [r.text for r in responses])
+        self._assert_roots_consistent()
+
+    def _assert_roots_consistent(self):
+        providers = {p['uuid']: p for p in self.get(
+            '/resource_providers').json['resource_providers']}
+        for provider in providers.values():
+            parent = provider['parent_provider_uuid']
+            if parent is None:
+                self.assertEqual(provider['uuid'],
+                                 provider['root_provider_uuid'])
+            else:
+                self.assertEqual(providers[parent]['root_provider_uuid'],
+                                 provider['root_provider_uuid'],
+                                 provider['name'])
+
+
 class TestInventoryAgainstAllocations(base.PlacementTestCase):
     """Claims through the allocation API race inventory shrinks and
     deletes; afterwards no allocation may lack inventory or exceed
