@@ -51,6 +51,14 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.addCleanup(server.shutdown)
         self.endpoint = 'http://127.0.0.1:%d/v3' % server.server_port
 
+    def only_on_sqlite(self):
+        # Each CLI call is a new Python process (seconds); what it checks,
+        # the wire format, does not depend on the database, which the
+        # WebTest suites and test_python_api cover on every backend.
+        if self.backend != 'sqlite':
+            self.skipTest('the cinder CLI runs against the SQLite backend '
+                          'only (wire compatibility is backend-independent)')
+
     def cinder(self, *args, user='user-a', project='project-a', check=True):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(('OS_', 'CINDER'))}
@@ -88,6 +96,7 @@ class CinderCLITest(api_fixtures.APITestCase):
             time.sleep(0.05)
 
     def test_volume_life_cycle(self):
+        self.only_on_sqlite()
         created = self.cinder('create', '--name', 'cli-volume', '1').stdout
         volume_id = self.field(created, 'id')
         self.assertRegex(volume_id, UUID)
@@ -121,6 +130,7 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.assertNotIn(volume_id, self.cinder('list').stdout)
 
     def test_types_and_bad_input(self):
+        self.only_on_sqlite()
         created = self.cinder('type-create', 'cli-type', user='admin',
                               project='admin').stdout
         self.assertIn('cli-type', created)
