@@ -157,51 +157,85 @@ def delete(context, volume, cascade=False, force=False, version=None):
     client.delete_volume(context, volume)
 
 
-def extend(context, volume, new_size, version=None):
-    transitions.run(context, transitions.prepare(
-        context, 'extend', volume, version=version, new_size=new_size))
+def on_volume(context, volume_id, build, authorize=None):
+    """Load the volume (as the caller may see it) and run what ``build(ctx,
+    volume)`` returns (steps and callables) in ONE transaction, retried
+    whole: the compare-and-swap works on what this very transaction read.
+    ``authorize(volume)`` runs in between (the API's policy check).
+    Returns the volume."""
+    def transaction(ctx):
+        volume = get_volume(ctx, volume_id)
+        if authorize is not None:
+            authorize(volume)
+        for action in build(ctx, volume):
+            if isinstance(action, transitions.Step):
+                action.execute(ctx)
+            else:
+                action(ctx)
+        return volume
+
+    return transitions.run(context, transaction)[0]
+
+
+def _simple(name):
+    def action(context, volume_id, version=None, authorize=None):
+        # Nothing reads the volume afterwards: no read-back of values
+        # computed in SQL.
+        on_volume(context, volume_id, lambda ctx, volume: [
+            transitions.prepare(ctx, name, volume, version=version,
+                                reflect=False)], authorize)
+    action.__name__ = name
+    action.__doc__ = 'Transition %r of the volume (see the table).' % name
+    return action
+
+
+reserve = _simple('reserve')
+unreserve = _simple('unreserve')
+begin_detaching = _simple('begin_detaching')
+roll_detaching = _simple('roll_detaching')
+
+
+def extend(context, volume_id, new_size, version=None, authorize=None):
+    volume = on_volume(context, volume_id, lambda ctx, volume: [
+        transitions.prepare(ctx, 'extend', volume, version=version,
+                            new_size=new_size)], authorize)
     worker_client().extend_volume(context, volume, new_size)
+    return volume
 
 
-def reserve(context, volume, version=None):
-    transitions.apply(context, 'reserve', volume, version=version)
-
-
-def unreserve(context, volume, version=None):
-    transitions.apply(context, 'unreserve', volume, version=version)
-
-
-def begin_detaching(context, volume, version=None):
-    transitions.apply(context, 'begin_detaching', volume, version=version)
-
-
-def roll_detaching(context, volume, version=None):
-    transitions.apply(context, 'roll_detaching', volume, version=version)
-
-
-def attach(context, volume, instance_uuid=None, host_name=None,
-           mountpoint=None, mode='rw', version=None):
+def attach(context, volume_id, instance_uuid=None, host_name=None,
+           mountpoint=None, mode='rw', version=None, authorize=None):
     """os-attach: the volume becomes in-use and an attachment row records
-    who holds it, in one transaction."""
-    step = transitions.prepare(context, 'attach', volume, version=version,
-                               mode=mode)
+    who holds it, in one transaction. Returns the attachment's id."""
     now = timeutils.utcnow()
     attachment_id = str(uuid.uuid4())
-    transitions.run(context, step, lambda ctx: _insert(
-        ctx, models.VolumeAttachment, dict(
-            id=attachment_id, volume_id=volume.id,
-            instance_uuid=instance_uuid, attached_host=host_name,
-            mountpoint=mountpoint, attach_mode=mode,
-            attach_status='attached', attach_time=now, created_at=now,
-            deleted=False)))
-    return objects.VolumeAttachment.get_by_id(context, attachment_id)
+
+    def build(ctx, volume):
+        return [transitions.prepare(ctx, 'attach', volume, version=version,
+                                    mode=mode),
+                lambda ctx: _insert(ctx, models.VolumeAttachment, dict(
+                    id=attachment_id, volume_id=volume.id,
+                    instance_uuid=instance_uuid, attached_host=host_name,
+                    mountpoint=mountpoint, attach_mode=mode,
+                    attach_status='attached', attach_time=now,
+                    created_at=now, deleted=False))]
+
+    on_volume(context, volume_id, build, authorize)
+    return attachment_id
 
 
-def _only_attachment(context, volume):
+def _attachment_of(context, volume, attachment_id):
+    """The attachment to detach: the one named, or the only one."""
+    if attachment_id is not None:
+        attachment = objects.VolumeAttachment.get_by_id(context,
+                                                        attachment_id)
+        if attachment.volume_id != volume.id:
+            raise db_exc.NotFound('attachment', attachment_id)
+        return attachment
     attachments = objects.VolumeAttachment.get_all(context,
                                                    volume_id=volume.id)
     if len(attachments) == 1:
-        return attachments[0].id
+        return attachments[0]
     if not attachments:
         raise InvalidRequest('Volume %s has no attachments to detach.'
                              % volume.id)
@@ -209,23 +243,21 @@ def _only_attachment(context, volume):
                          'attachment_id to detach.' % volume.id)
 
 
-def detach(context, volume, attachment_id=None, version=None):
+def detach(context, volume_id, attachment_id=None, version=None,
+           authorize=None):
     """os-detach: remove an attachment; the volume becomes available, or
     stays in-use if other attachments remain (decided in SQL)."""
-    if attachment_id is None:
-        attachment_id = _only_attachment(context, volume)
-    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
-    if attachment.volume_id != volume.id:
-        raise db_exc.NotFound('attachment', attachment_id)
-    transitions.run(
-        context,
-        transitions.prepare(context, 'detach', volume, version=version,
-                            attachment_id=attachment_id),
-        transitions.prepare(context, 'attachment_remove', attachment))
+    def build(ctx, volume):
+        attachment = _attachment_of(ctx, volume, attachment_id)
+        return [transitions.prepare(ctx, 'detach', volume, version=version,
+                                    attachment_id=attachment.id),
+                transitions.prepare(ctx, 'attachment_remove', attachment)]
+
+    on_volume(context, volume_id, build, authorize)
 
 
-def reset_status(context, volume, status=None, attach_status=None,
-                 migration_status=None, version=None):
+def reset_status(context, volume_id, status=None, attach_status=None,
+                 migration_status=None, version=None, authorize=None):
     """Admin: set the statuses given; 'detached' also ends every
     attachment. The workers row goes: nothing is in flight any more."""
     params = {name: value for name, value in (
@@ -233,16 +265,19 @@ def reset_status(context, volume, status=None, attach_status=None,
         ('migration_status', migration_status)) if value is not None}
     if params.get('migration_status') == 'none':
         params['migration_status'] = None
-    actions = [transitions.prepare(context, 'reset_status', volume,
-                                   version=version, **params)]
-    if attach_status == 'detached':
-        now = timeutils.utcnow()
-        actions.append(lambda ctx: db_api.conditional_update(
-            ctx, models.VolumeAttachment,
-            {'attach_status': 'detached', 'detach_time': now,
-             'deleted': True, 'deleted_at': now},
-            {'volume_id': volume.id}))
-    transitions.run(context, *actions)
+    now = timeutils.utcnow()
+
+    def build(ctx, volume):
+        yield transitions.prepare(ctx, 'reset_status', volume,
+                                  version=version, **params)
+        if attach_status == 'detached':
+            yield lambda ctx: db_api.conditional_update(
+                ctx, models.VolumeAttachment,
+                {'attach_status': 'detached', 'detach_time': now,
+                 'deleted': True, 'deleted_at': now},
+                {'volume_id': volume.id})
+
+    on_volume(context, volume_id, build, authorize)
 
 
 def get_volume_type(context, name_or_id):
@@ -267,24 +302,28 @@ def _type_is_multiattach(context, type_id):
     return (value or '').strip().lower() in ('<is> true', 'true')
 
 
-def retype(context, volume, new_type, migration_policy='never',
-           version=None):
+def retype(context, volume_id, new_type, migration_policy='never',
+           version=None, authorize=None):
     """Change the type on the same backend (no migration is ever made,
     so ``migration_policy`` only documents the caller's consent)."""
     new_type_id = get_volume_type(context, new_type)
-    changes_multiattach = (_type_is_multiattach(context, new_type_id)
-                           != bool(volume.multiattach))
-    transitions.run(context, transitions.prepare(
-        context, 'retype', volume, version=version, new_type_id=new_type_id,
-        changes_multiattach=changes_multiattach))
+    multiattach = _type_is_multiattach(context, new_type_id)
+    volume = on_volume(context, volume_id, lambda ctx, volume: [
+        transitions.prepare(
+            ctx, 'retype', volume, version=version, new_type_id=new_type_id,
+            changes_multiattach=multiattach != bool(volume.multiattach))],
+        authorize)
     worker_client().retype(context, volume, new_type_id)
 
 
-def update_readonly_flag(context, volume, readonly, version=None):
-    step = transitions.prepare(context, 'update_readonly_flag', volume,
-                               version=version)
-    transitions.run(context, step, lambda ctx: _upsert_admin_metadata(
-        ctx, volume.id, 'readonly', str(bool(readonly))))
+def update_readonly_flag(context, volume_id, readonly, version=None,
+                         authorize=None):
+    on_volume(context, volume_id, lambda ctx, volume: [
+        transitions.prepare(ctx, 'update_readonly_flag', volume,
+                            version=version),
+        lambda ctx: _upsert_admin_metadata(ctx, volume.id, 'readonly',
+                                           str(bool(readonly)))],
+        authorize)
 
 
 # -- snapshots ------------------------------------------------------------------

@@ -700,6 +700,9 @@ class Step:
     obj: object
     values: dict
     conditions: list
+    # Whether ``obj`` is to hold what was written (values computed in SQL
+    # cost one more SELECT to learn).
+    reflect: bool = True
 
     def execute(self, context):
         """The compare-and-swap and its workers-row bookkeeping; must run
@@ -709,7 +712,7 @@ class Step:
         try:
             self.obj.conditional_update_or_raise(
                 dict(self.values), expected_values={},
-                filters=list(self.conditions))
+                filters=list(self.conditions), reflect_changes=self.reflect)
         except db_exc.ConditionNotMet as failure:
             if t.lenient:
                 return False
@@ -735,11 +738,13 @@ def _requirement_condition(requirement, obj, params):
     return cond.Filter(criterion, requirement.text % params)
 
 
-def prepare(context, name, obj, version=None, **params):
+def prepare(context, name, obj, version=None, reflect=True, **params):
     """Compile transition ``name`` for ``obj`` with ``params``.
 
     ``version`` is the request's microversion (None for internal callers,
-    who are not bound by microversions or admin rules)."""
+    who are not bound by microversions or admin rules). With ``reflect``
+    False, ``obj`` is left as it was loaded (for callers that do not read
+    it afterwards)."""
     transition = TRANSITIONS[name]
     if version is not None:
         check_allowed(context, transition, version)
@@ -761,7 +766,7 @@ def prepare(context, name, obj, version=None, **params):
         resolved = _resolve(value, obj, params)
         if resolved is not _SKIP:
             values[field] = resolved
-    return Step(transition, obj, values, conditions)
+    return Step(transition, obj, values, conditions, reflect)
 
 
 def run(context, *actions):

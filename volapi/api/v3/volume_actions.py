@@ -24,62 +24,52 @@ from volapi.volume import api as volume_api
 class Action:
     schema: dict
     rule: object      # a policy name, or fn(volume) -> policy name
-    handler: object   # fn(context, volume, argument, version)
+    handler: object   # fn(context, volume_id, argument, **call)
 
 
-def _extend(context, volume, argument, version):
-    volume_api.extend(context, volume, int(argument['new_size']),
-                      version=version)
+# Each handler calls the service with ``call``: the request's version and
+# the policy check to run on the volume, in the transaction that loads it.
+
+def _extend(context, volume_id, argument, **call):
+    volume_api.extend(context, volume_id, int(argument['new_size']), **call)
 
 
-def _reserve(context, volume, argument, version):
-    volume_api.reserve(context, volume, version=version)
+def _no_argument(service):
+    def handler(context, volume_id, argument, **call):
+        service(context, volume_id, **call)
+    return handler
 
 
-def _unreserve(context, volume, argument, version):
-    volume_api.unreserve(context, volume, version=version)
-
-
-def _begin_detaching(context, volume, argument, version):
-    volume_api.begin_detaching(context, volume, version=version)
-
-
-def _roll_detaching(context, volume, argument, version):
-    volume_api.roll_detaching(context, volume, version=version)
-
-
-def _attach(context, volume, argument, version):
-    volume_api.attach(context, volume,
+def _attach(context, volume_id, argument, **call):
+    volume_api.attach(context, volume_id,
                       instance_uuid=argument.get('instance_uuid'),
                       host_name=argument.get('host_name'),
                       mountpoint=argument['mountpoint'],
-                      mode=argument.get('mode', 'rw'), version=version)
+                      mode=argument.get('mode', 'rw'), **call)
 
 
-def _detach(context, volume, argument, version):
-    volume_api.detach(context, volume,
+def _detach(context, volume_id, argument, **call):
+    volume_api.detach(context, volume_id,
                       attachment_id=(argument or {}).get('attachment_id'),
-                      version=version)
+                      **call)
 
 
-def _reset_status(context, volume, argument, version):
+def _reset_status(context, volume_id, argument, **call):
     if not any(argument.get(key) for key in
                ('status', 'attach_status', 'migration_status')):
         raise errors.BadRequest("Must specify 'status', 'attach_status' or "
                                 "'migration_status' for update.")
-    volume_api.reset_status(context, volume, version=version, **argument)
+    volume_api.reset_status(context, volume_id, **argument, **call)
 
 
-def _retype(context, volume, argument, version):
-    volume_api.retype(context, volume, argument['new_type'],
-                      argument.get('migration_policy') or 'never',
-                      version=version)
+def _retype(context, volume_id, argument, **call):
+    volume_api.retype(context, volume_id, argument['new_type'],
+                      argument.get('migration_policy') or 'never', **call)
 
 
-def _update_readonly_flag(context, volume, argument, version):
+def _update_readonly_flag(context, volume_id, argument, **call):
     readonly = strutils.bool_from_string(argument['readonly'], strict=True)
-    volume_api.update_readonly_flag(context, volume, readonly,
-                                    version=version)
+    volume_api.update_readonly_flag(context, volume_id, readonly, **call)
 
 
 def _extend_rule(volume):
@@ -89,13 +79,16 @@ def _extend_rule(volume):
 
 ACTIONS = {
     'os-extend': Action(schemas.extend, _extend_rule, _extend),
-    'os-reserve': Action(schemas.no_arguments, policies.RESERVE, _reserve),
+    'os-reserve': Action(schemas.no_arguments, policies.RESERVE,
+                         _no_argument(volume_api.reserve)),
     'os-unreserve': Action(schemas.no_arguments, policies.UNRESERVE,
-                           _unreserve),
-    'os-begin_detaching': Action(schemas.no_arguments,
-                                 policies.BEGIN_DETACHING, _begin_detaching),
-    'os-roll_detaching': Action(schemas.no_arguments,
-                                policies.ROLL_DETACHING, _roll_detaching),
+                           _no_argument(volume_api.unreserve)),
+    'os-begin_detaching': Action(
+        schemas.no_arguments, policies.BEGIN_DETACHING,
+        _no_argument(volume_api.begin_detaching)),
+    'os-roll_detaching': Action(
+        schemas.no_arguments, policies.ROLL_DETACHING,
+        _no_argument(volume_api.roll_detaching)),
     'os-attach': Action(schemas.attach, policies.ATTACH, _attach),
     'os-detach': Action(schemas.detach, policies.DETACH, _detach),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
@@ -115,11 +108,14 @@ def dispatch(request, context, volume_id, body):
     if action is None:
         raise errors.BadRequest('There is no such action: %s' % name)
     validation.validate(action.schema, argument)
-    with service_errors.translated():
-        volume = volume_api.get_volume(context, volume_id)
+
+    def authorize(volume):
         rule = action.rule(volume) if callable(action.rule) else action.rule
         if rule is not None:
             policy.authorize(context, rule,
                              {'project_id': volume.project_id})
-        action.handler(context, volume, argument, request.api_version)
+
+    with service_errors.translated():
+        action.handler(context, volume_id, argument,
+                       version=request.api_version, authorize=authorize)
     return rest.respond(None, 202)

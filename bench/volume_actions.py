@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Throughput and latency of os-reserve/os-unreserve on a Cinder-compatible
+volume API (volapi or Cinder itself).
+
+    python bench/volume_actions.py http://127.0.0.1:8776 [options]
+
+Creates one volume per client of the largest level (or one shared volume
+with --shared), waits until they are available, then for each client count
+(default 1, 8, 32) runs that many threads for --duration seconds, each with
+its own HTTP session, looping reserve then unreserve on its volume. Prints
+requests/s, p50 and p99 latency and the status codes seen; with
+--server-pids, also the server processes' CPU time per request (read from
+/proc, so only for a server on this machine). Deletes its volumes at the
+end.
+
+Authentication: noauth by default (``X-Auth-Token: <user>:<project>``);
+--token gives a keystone token instead; --header adds any header.
+"""
+import argparse
+import concurrent.futures
+import os
+import statistics
+import sys
+import threading
+import time
+
+import requests
+
+ACTIONS = ({'os-reserve': None}, {'os-unreserve': None})
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p.add_argument('url', help='API root, e.g. http://127.0.0.1:8776')
+    p.add_argument('--project', default='bench',
+                   help='project id (noauth token and URL path)')
+    p.add_argument('--user', default='bench', help='noauth user id')
+    p.add_argument('--token', help='X-Auth-Token to send (keystone); '
+                   'default: noauth "<user>:<project>"')
+    p.add_argument('--header', action='append', default=[],
+                   metavar='NAME:VALUE', help='extra header (repeatable)')
+    p.add_argument('--api-version', default='3.44',
+                   help='OpenStack-API-Version volume microversion')
+    p.add_argument('--clients', default='1,8,32',
+                   help='comma-separated client counts (default 1,8,32)')
+    p.add_argument('--duration', type=float, default=5.0,
+                   help='seconds per client count (default 5)')
+    p.add_argument('--shared', action='store_true',
+                   help='all clients hammer one volume (contention)')
+    p.add_argument('--server-pids', default='',
+                   help='comma-separated PIDs of the server processes, to '
+                   'report their CPU time per request')
+    p.add_argument('--timeout', type=float, default=120,
+                   help='seconds to wait for volumes to become available')
+    return p.parse_args(argv)
+
+
+class Api:
+    def __init__(self, args):
+        self.base = '%s/v3/%s' % (args.url.rstrip('/'), args.project)
+        self.headers = {'X-Auth-Token': args.token or '%s:%s' % (
+                            args.user, args.project),
+                        'OpenStack-API-Version':
+                            'volume %s' % args.api_version,
+                        'Content-Type': 'application/json'}
+        for header in args.header:
+            name, _, value = header.partition(':')
+            self.headers[name.strip()] = value.strip()
+        self.session = requests.Session()
+
+    def request(self, method, path, body=None, session=None):
+        return (session or self.session).request(
+            method, self.base + path, json=body, headers=self.headers,
+            timeout=60)
+
+    def create_volume(self):
+        response = self.request('POST', '/volumes',
+                                {'volume': {'size': 1, 'name': 'bench'}})
+        response.raise_for_status()
+        return response.json()['volume']['id']
+
+    def status(self, volume_id):
+        response = self.request('GET', '/volumes/%s' % volume_id)
+        if response.status_code == 404:
+            return None
+        response.raise_for_status()
+        return response.json()['volume']['status']
+
+    def wait(self, volume_ids, wanted, timeout):
+        deadline = time.monotonic() + timeout
+        pending = set(volume_ids)
+        while pending:
+            for volume_id in list(pending):
+                status = self.status(volume_id)
+                if status == wanted:
+                    pending.discard(volume_id)
+                elif status in ('error', 'error_deleting'):
+                    raise RuntimeError('volume %s went %s'
+                                       % (volume_id, status))
+            if pending and time.monotonic() > deadline:
+                raise RuntimeError('volumes not %s after %ss: %s'
+                                   % (wanted, timeout, sorted(pending)))
+            if pending:
+                time.sleep(0.1)
+
+
+def cpu_seconds(pids):
+    """User+system CPU time of the processes and their reaped children."""
+    total = 0
+    tick = os.sysconf('SC_CLK_TCK')
+    for pid in pids:
+        with open('/proc/%d/stat' % pid) as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        # utime, stime, cutime, cstime (fields 14-17 of stat).
+        total += sum(int(v) for v in fields[11:15]) / tick
+    return total
+
+
+def children(pids):
+    """The PIDs and their direct children (gunicorn master -> workers)."""
+    found = list(pids)
+    for pid in pids:
+        path = '/proc/%d/task/%d/children' % (pid, pid)
+        if os.path.exists(path):
+            with open(path) as f:
+                found += [int(p) for p in f.read().split()]
+    return found
+
+
+def run_level(api, volume_ids, clients, duration):
+    stop = threading.Event()
+    latencies, statuses = [], {}
+    lock = threading.Lock()
+
+    def client(index):
+        session = requests.Session()
+        volume_id = volume_ids[index % len(volume_ids)]
+        path = '/volumes/%s/action' % volume_id
+        mine, seen = [], {}
+        turn = 0
+        while not stop.is_set():
+            start = time.perf_counter()
+            response = api.request('POST', path, ACTIONS[turn % 2], session)
+            mine.append(time.perf_counter() - start)
+            seen[response.status_code] = seen.get(response.status_code,
+                                                  0) + 1
+            turn += 1
+        if turn % 2:  # leave the volume available
+            api.request('POST', path, ACTIONS[1], session)
+        with lock:
+            latencies.extend(mine)
+            for code, count in seen.items():
+                statuses[code] = statuses.get(code, 0) + count
+
+    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        started = time.perf_counter()
+        futures = [pool.submit(client, i) for i in range(clients)]
+        time.sleep(duration)
+        stop.set()
+        for future in futures:
+            future.result()
+        elapsed = time.perf_counter() - started
+    return latencies, statuses, elapsed
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    levels = [int(c) for c in args.clients.split(',') if c]
+    pids = children([int(p) for p in args.server_pids.split(',') if p])
+    api = Api(args)
+    count = 1 if args.shared else max(levels)
+    print('creating %d volume(s) at %s ...' % (count, api.base))
+    volume_ids = [api.create_volume() for _ in range(count)]
+    try:
+        api.wait(volume_ids, 'available', args.timeout)
+        print('%-8s %10s %9s %9s %9s  %s' % (
+            'clients', 'req/s', 'p50 ms', 'p99 ms',
+            'cpu ms' if pids else '', 'statuses'))
+        for clients in levels:
+            cpu_before = cpu_seconds(pids) if pids else None
+            latencies, statuses, elapsed = run_level(
+                api, volume_ids, clients, args.duration)
+            cpu = ('%9.2f' % ((cpu_seconds(pids) - cpu_before) * 1000
+                              / max(1, len(latencies))) if pids else '')
+            print('%-8d %10.1f %9.2f %9.2f %9s  %s' % (
+                clients, len(latencies) / elapsed,
+                statistics.median(latencies) * 1000,
+                percentile(latencies, 0.99) * 1000, cpu,
+                ' '.join('%s:%d' % item for item in sorted(statuses.items()))))
+    finally:
+        print('deleting %d volume(s) ...' % len(volume_ids))
+        for volume_id in volume_ids:
+            api.request('POST', '/volumes/%s/action' % volume_id,
+                        ACTIONS[1])
+            api.request('DELETE', '/volumes/%s' % volume_id)
+        api.wait(volume_ids, None, args.timeout)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
