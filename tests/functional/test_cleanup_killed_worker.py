@@ -9,11 +9,9 @@ import time
 import testtools
 
 import objects
-from rpc import transport as rpc_transport
 from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
-from volapi.volume import api as volume_api
 from volapi.volume.drivers import file as file_driver
 
 RABBIT_URL = volapi_fixtures.rabbit_url()
@@ -45,9 +43,6 @@ class KilledWorkerTest(base.DatabaseTestCase):
         self.rabbit = self.useFixture(wf.RabbitTopic(self, RABBIT_URL))
         self.config.set(service_down_time=self.DOWN_TIME)
         self.volumes_dir = self.useFixture(wf.fixtures.TempDir()).path
-        self.addCleanup(rpc_transport.cleanup)
-        self.addCleanup(volume_api.reset_worker_client)
-        volume_api.reset_worker_client()
 
     def start_worker(self, host, driver):
         self.rabbit.server('%s@file' % host)
@@ -72,7 +67,7 @@ class KilledWorkerTest(base.DatabaseTestCase):
             host, '%s.BlockingDriver' % __name__)
         volume = wf.make_volume(self.context, status='available',
                                 host='%s@file#file' % host)
-        volume_api.extend(self.context, volume, 2)
+        wf.extend(self.context, volume, 2)
         self.wait(lambda: os.path.exists(marker(self.volumes_dir, volume)),
                   'the driver to start extending')
         service = objects.Service.get_by_host_and_binary(

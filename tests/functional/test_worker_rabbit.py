@@ -8,7 +8,6 @@ import oslo_messaging
 import testtools
 
 import objects
-from rpc import transport as rpc_transport
 from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
@@ -46,9 +45,6 @@ class RabbitWorkerTest(base.DatabaseTestCase):
         self.config.set(host='rabbit-worker')
         self.config.set('volume', volumes_dir=self.useFixture(
             wf.fixtures.TempDir()).path)
-        self.addCleanup(rpc_transport.cleanup)
-        self.addCleanup(volume_api.reset_worker_client)
-        volume_api.reset_worker_client()
         self.worker = volume_worker.VolumeWorker(self.config.conf).start()
         self.addCleanup(self.worker.stop)
 
@@ -68,7 +64,7 @@ class RabbitWorkerTest(base.DatabaseTestCase):
         self.wait_for(volume, 'available')
         self.assertEqual('rabbit-worker@file#file', volume.host)
 
-        volume_api.extend(self.context, volume, 2)
+        wf.extend(self.context, volume, 2)
         self.wait_for(volume, 'available')
         self.assertEqual(2, volume.size)
         self.assertEqual(2 * 1024 ** 3,

@@ -7,11 +7,9 @@ import time
 
 import testtools
 
-from rpc import transport as rpc_transport
 from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
-from volapi.volume import api as volume_api
 from volapi.volume.drivers import file as file_driver
 
 RABBIT_URL = volapi_fixtures.rabbit_url()
@@ -35,9 +33,6 @@ class GracefulShutdownTest(base.DatabaseTestCase):
         rabbit = self.useFixture(wf.RabbitTopic(self, RABBIT_URL))
         rabbit.server('draining@file')
         volumes_dir = self.useFixture(wf.fixtures.TempDir()).path
-        self.addCleanup(rpc_transport.cleanup)
-        self.addCleanup(volume_api.reset_worker_client)
-        volume_api.reset_worker_client()
         worker = self.useFixture(wf.Process('volume', {
             None: {'host': 'draining', 'state_path': volumes_dir,
                    'transport_url': RABBIT_URL,
@@ -52,7 +47,7 @@ class GracefulShutdownTest(base.DatabaseTestCase):
         path = os.path.join(volumes_dir, 'volume-%s' % volume.id)
         with open(path, 'wb') as f:
             f.truncate(1024 ** 3)
-        volume_api.extend(self.context, volume, 2)
+        wf.extend(self.context, volume, 2)
         deadline = time.time() + 30
         while not os.path.exists(os.path.join(volumes_dir, 'extending')):
             self.assertLess(time.time(), deadline, worker.log())

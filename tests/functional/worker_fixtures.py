@@ -75,6 +75,13 @@ def track(context, resource, resource_id, status):
         ctx, resource, resource_id, status))
 
 
+def extend(context, volume, new_size):
+    """What the API does for os-extend: the transition (which records the
+    operation in ``workers``), then the cast."""
+    transitions.apply(context, 'extend', volume, new_size=new_size)
+    volume_api.worker_client().extend_volume(context, volume, new_size)
+
+
 def worker_row(context, resource, resource_id):
     return objects.Worker.get_by_resource(
         context, transitions.WORKER_TYPES[resource], resource_id)
@@ -129,20 +136,23 @@ class PrivateFakeTransport(fixtures.Fixture):
 
     def _setUp(self):
         self.test.config.set(control_exchange='test-%s' % uuid.uuid4().hex)
-        self._forget()
-        self.addCleanup(self._forget)
+        forget_clients()
+        self.addCleanup(forget_clients)
         self.transport = rpc_transport.get_transport(self.test.config.conf)
 
-    @staticmethod
-    def _forget():
-        rpc_transport.cleanup()
-        volume_api.reset_worker_client()
+
+def forget_clients():
+    """Drop the process's transports and the service layer's client, so
+    the next ones are made from the configuration a test just set."""
+    rpc_transport.cleanup()
+    volume_api.reset_worker_client()
 
 
 class RabbitTopic(fixtures.Fixture):
     """This test's own volume topic on the RabbitMQ of
     ``VOLAPI_TEST_RABBIT_URL``: test processes sharing the broker never
-    consume each other's messages. Its queues are deleted afterwards."""
+    consume each other's messages. The service layer's client is made
+    afresh for it; its queues are deleted afterwards."""
 
     def __init__(self, test, url):
         super().__init__()
@@ -153,6 +163,8 @@ class RabbitTopic(fixtures.Fixture):
         self.servers = []
         self.test.config.set(transport_url=self.url, volume_topic=self.topic)
         self.addCleanup(self._delete_queues)
+        forget_clients()
+        self.addCleanup(forget_clients)
 
     def server(self, name):
         """Remember that ``name`` listens on the topic (its queue)."""
