@@ -119,10 +119,14 @@ def ids_by_uuid(context, uuids):
 
 
 def _tree_rows(context, root_id):
-    with session.reader.connection.using(context) as conn:
+    """(id, parent id) of every provider of a tree, by a locking read: on
+    MySQL/MariaDB a plain read would see the transaction's snapshot, which
+    may predate a child committed before we took the tree's root."""
+    with session.writer.connection.using(context) as conn:
         return conn.execute(sa.select(
             PROVIDERS.c.id, PROVIDERS.c.parent_provider_id).where(
-                PROVIDERS.c.root_provider_id == root_id)).all()
+                PROVIDERS.c.root_provider_id == root_id)
+            .with_for_update(read=True)).all()
 
 
 def _subtree_ids(context, provider):
