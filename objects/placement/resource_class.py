@@ -75,10 +75,6 @@ def ids_from_names(context, names):
     return ids
 
 
-def id_from_name(context, name):
-    return ids_from_names(context, [name])[name]
-
-
 def names_from_ids(context, ids):
     """{id: name} for ``ids`` (ids of deleted classes are left out)."""
     ids = set(ids)

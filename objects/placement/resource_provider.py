@@ -99,25 +99,6 @@ def get_by_uuid(context, uuid):
     return ResourceProvider.from_row(row)
 
 
-def get_by_id(context, ident):
-    with session.reader.connection.using(context) as conn:
-        row = conn.execute(_SELECT.where(
-            PROVIDERS.c.id == ident)).mappings().first()
-    if row is None:
-        raise exception.ResourceProviderNotFound(uuid=ident)
-    return ResourceProvider.from_row(row)
-
-
-def ids_by_uuid(context, uuids):
-    """{uuid: id} of those providers in ``uuids`` that exist."""
-    if not uuids:
-        return {}
-    with session.reader.connection.using(context) as conn:
-        return dict(conn.execute(sa.select(
-            PROVIDERS.c.uuid, PROVIDERS.c.id).where(
-                PROVIDERS.c.uuid.in_(list(uuids)))).all())
-
-
 def _tree_rows(context, root_id):
     """(id, parent id) of every provider of a tree, by a locking read: on
     MySQL/MariaDB a plain read would see the transaction's snapshot, which

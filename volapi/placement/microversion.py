@@ -85,11 +85,6 @@ def extract_version(environ):
     return microversion_parse.extract_version(headers, SERVICE_TYPE, VERSIONS)
 
 
-def version_of(req):
-    """The microversion of a request (webob Request)."""
-    return req.environ[MICROVERSION_ENVIRON]
-
-
 def _parse(version):
     if isinstance(version, tuple):
         return version

@@ -214,14 +214,12 @@ def send_json(req, data, status=200, last_modified=None):
     return response
 
 
-def send_empty(req, status=204, last_modified=None, modified_headers=False):
-    """An empty response (201/204); cache headers only when asked, since
-    Placement sends them on some bodiless responses and not others."""
+def send_empty(req, status=204):
+    """An empty response (201/204). Cache headers, where Placement sends
+    them on one, are the handler's: ``set_modified``."""
     response = req.response
     response.status = status
     response.content_type = None
-    if modified_headers:
-        set_modified(req, last_modified)
     return response
 
 
