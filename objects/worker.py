@@ -68,6 +68,17 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                 return None
             return cls.get_by_resource(context, resource_type, resource_id)
 
+    @classmethod
+    def still_held(cls, context, resource_type, resource_id, service_id):
+        """Inside the transaction that ends an operation: True if
+        ``service_id`` still holds it (nobody took it over meanwhile). A
+        compare-and-swap (it touches updated_at), so it also locks the row
+        until that transaction ends."""
+        return db_api.conditional_update(
+            context, cls.model, {'updated_at': timeutils.utcnow()},
+            {'resource_type': resource_type, 'resource_id': resource_id,
+             'service_id': service_id, 'cleaning': False})
+
     def claim_for_cleanup(self, stale, service_id=None):
         """Take over this row to repair its resource: one CAS that expects
         the holder and race_preventer this object loaded and ``stale`` (see

@@ -153,6 +153,40 @@ class ManagerTest(base.DatabaseTestCase):
         self.assertEqual(('error_extending', 1), (volume.status, volume.size))
         self.assertNoWorkerRow('volume', volume.id)
 
+    def test_late_result_does_not_land_on_a_newer_operation(self):
+        # While the driver works, the cleanup repairs the operation (the
+        # worker was thought dead) and the admin starts a new extend. The
+        # late 'extend_done' would match the new 'extending': it must not.
+        test = self
+
+        class RacingDriver(file_driver.FileDriver):
+            def extend_volume(self, volume, new_size):
+                super().extend_volume(volume, new_size)
+                test.late.heartbeat.service.heartbeat(
+                    now=wf.timeutils.utcnow() - wf.datetime.timedelta(
+                        seconds=test.config.conf.service_down_time + 5))
+                cleanup.clean_stale(test.context)
+                again = objects.Volume.get_by_id(test.context, volume.id)
+                transitions.apply(test.context, 'reset_status', again,
+                                  status='available')
+                transitions.apply(test.context, 'extend', again, new_size=5)
+
+        worker = self.late = self.useFixture(wf.Worker(
+            self, host='worker-2', driver_class=RacingDriver))
+        volume = wf.make_volume(self.context)
+        worker.manager.create_volume(self.context, volume)
+        volume.refresh()
+        transitions.apply(self.context, 'extend', volume, new_size=2)
+        worker.manager.extend_volume(self.context, volume, 2)
+        volume.refresh()
+        self.assertEqual(('extending', 1), (volume.status, volume.size))
+        row = wf.worker_row(self.context, 'volume', volume.id)
+        self.assertEqual(('extending', None), (row.status, row.service_id))
+        # The new operation is intact: a worker can still do it.
+        self.manager.extend_volume(self.context, volume, 5)
+        volume.refresh()
+        self.assertEqual(('available', 5), (volume.status, volume.size))
+
     def test_busy_while_working(self):
         test = self
         seen = []

@@ -12,8 +12,10 @@ Every cast follows one pattern (:meth:`VolumeManager._operate`):
    a compare-and-swap from the transient status that also deletes the
    ``workers`` row.
 
-Nothing is read, checked and written: if the resource moved on meanwhile
-(the cleanup repaired it), step 3 fails and says so in the log.
+Nothing is read, checked and written: step 3 runs in one transaction with a
+compare-and-swap proving the ``workers`` row is still ours, so if the
+cleanup took the operation over meanwhile (we were thought dead), the late
+result is rolled back and logged, whatever happened to the resource since.
 """
 import collections
 import threading
@@ -32,6 +34,10 @@ LOG = logging.getLogger(__name__)
 
 VOLUME = transitions.WORKER_TYPES['volume']
 SNAPSHOT = transitions.WORKER_TYPES['snapshot']
+
+
+class OperationLost(Exception):
+    """Our workers row was taken over; the transition is rolled back."""
 
 
 class VolumeManager:
@@ -89,18 +95,29 @@ class VolumeManager:
         except Exception:
             LOG.exception('%s %s: the driver failed while %s',
                           resource_type, resource.id, status)
-            self._finish(context, failed, resource)
+            self._finish(context, resource_type, failed, resource)
         else:
-            self._finish(context, done, resource, **values)
+            self._finish(context, resource_type, done, resource, **values)
 
-    @staticmethod
-    def _finish(context, name, resource, **values):
+    def _finish(self, context, resource_type, name, resource, **values):
+        """End the transition, in one transaction with the proof that the
+        operation is still ours: if the cleanup took it over while the
+        driver worked (we were thought dead), and perhaps a new operation
+        began since, this late result must not land on it."""
+        def still_ours(ctx):
+            if not objects.Worker.still_held(ctx, resource_type, resource.id,
+                                             self.service.service_id):
+                raise OperationLost()
+
         try:
-            transitions.apply(context, name, resource, **values)
+            transitions.run(context, still_ours,
+                            transitions.prepare(context, name, resource,
+                                                **values))
+        except OperationLost:
+            LOG.warning('%s of %s not applied: the operation was taken over '
+                        'by the cleanup meanwhile', name, resource.id)
         except (db_exc.ConditionNotMet, db_exc.NotFound,
                 db_exc.ConcurrentUpdate) as e:
-            # The cleanup took the operation over (we were thought dead);
-            # its repair stands.
             LOG.warning('%s of %s not applied: %s', name, resource.id, e)
         else:
             LOG.info('%s of %s applied', name, resource.id)
