@@ -132,22 +132,56 @@ class Demand:
         return self.total > self.old_total
 
 
-def _lookup(conn, wanted, values=None):
-    """Ids of rows named by a unique column, several tables in one query:
-    ``wanted`` is ``{kind: (column, names)}``, the result ``{kind: {name:
-    id}}`` (names with no row left out); ``values`` may name another
-    integer column than ``id`` to read for a kind."""
-    values = values or {}
-    parts = [sa.select(sa.literal(kind).label('kind'),
-                       sa.cast(column, sa.String(255)).label('name'),
-                       values.get(kind, column.table.c.id).label('value'))
-             .where(column.in_(sorted(names)))
-             for kind, (column, names) in wanted.items() if names]
-    found = {kind: {} for kind in wanted}
-    if parts:
-        for kind, name, ident in conn.execute(sa.union_all(*parts)):
-            found[kind][name] = ident
+def _lookup_part(kind):
+    """SQL for one kind of _lookup: (kind, name, integer) rows for the
+    names in the bound parameter ``kind``."""
+    names = sa.bindparam(kind, expanding=True)
+    if kind == 'held':
+        # How many allocations each consumer holds.
+        return sa.select(sa.literal(kind), ALLOCATIONS.c.consumer_id,
+                         sa.func.count()).where(
+            ALLOCATIONS.c.consumer_id.in_(names)).group_by(
+            ALLOCATIONS.c.consumer_id)
+    column, value = _LOOKUP_COLUMNS[kind]
+    return sa.select(sa.literal(kind), sa.cast(column, sa.String(255)),
+                     value).where(column.in_(names))
+
+
+_LOOKUP_COLUMNS = {
+    'rp': (PROVIDERS.c.uuid, PROVIDERS.c.id),
+    'project': (PROJECTS.c.external_id, PROJECTS.c.id),
+    'user': (USERS.c.external_id, USERS.c.id),
+    'type': (CONSUMER_TYPES.c.name, CONSUMER_TYPES.c.id),
+    'consumer': (CONSUMERS.c.uuid, CONSUMERS.c.generation),
+}
+_LOOKUP_KINDS = tuple(_LOOKUP_COLUMNS) + ('held',)
+# One statement per combination of kinds asked for, built once.
+_LOOKUPS = {}
+
+
+def _lookup(conn, names):
+    """Ids (generations for consumers, allocation counts for 'held') of
+    rows named by a unique column, several tables in one query: ``names``
+    is {kind: names}, the result {kind: {name: integer}}, names with no
+    row left out."""
+    asked = tuple(kind for kind in _LOOKUP_KINDS if names.get(kind))
+    found = collections.defaultdict(dict)
+    if not asked:
+        return found
+    statement = _LOOKUPS.get(asked)
+    if statement is None:
+        statement = _LOOKUPS[asked] = sa.union_all(
+            *[_lookup_part(kind) for kind in asked])
+    for kind, name, value in conn.execute(statement, {
+            kind: sorted(names[kind]) for kind in asked}):
+        found[kind][name] = value
     return found
+
+
+def capacity_of(inventories):
+    """SQL: the capacity of an ``inventories`` row (or alias)."""
+    return ((inventories.c.total - inventories.c.reserved) *
+            inventories.c.allocation_ratio)
 
 
 def usage_of(consumer_uuids, others):
@@ -193,13 +227,15 @@ class AllocationWriter:
         ctx = self.context
         with session.writer.connection.using(ctx) as conn:
             seen = self._resolve(conn)
-            old = conn.execute(
-                sa.select(ALLOCATIONS.c.id,
-                          ALLOCATIONS.c.resource_provider_id,
-                          ALLOCATIONS.c.resource_class_id,
-                          ALLOCATIONS.c.used)
-                .where(ALLOCATIONS.c.consumer_id.in_(self.consumer_uuids))
-            ).all()
+            old = []
+            if self.holding:
+                old = conn.execute(
+                    sa.select(ALLOCATIONS.c.id,
+                              ALLOCATIONS.c.resource_provider_id,
+                              ALLOCATIONS.c.resource_class_id,
+                              ALLOCATIONS.c.used)
+                    .where(ALLOCATIONS.c.consumer_id.in_(
+                        self.consumer_uuids))).all()
             for r in self.requests:
                 consumer_obj.claim(
                     ctx, r.uuid, r.generation, seen.get(r.uuid),
@@ -233,14 +269,13 @@ class AllocationWriter:
             users.add(incomplete[1])
         types = {r.consumer_type for r in self.requests
                  if r.consumer_type not in (None, consumer_obj.UNCHECKED)}
-        found = _lookup(conn, {'rp': (PROVIDERS.c.uuid,
-                                      self.providers_to_look_up()),
-                               'project': (PROJECTS.c.external_id, projects),
-                               'user': (USERS.c.external_id, users),
-                               'type': (CONSUMER_TYPES.c.name, types),
-                               'consumer': (CONSUMERS.c.uuid,
-                                            self.consumer_uuids)},
-                        values={'consumer': CONSUMERS.c.generation})
+        found = _lookup(conn, {
+            'rp': self.providers_to_look_up(), 'project': projects,
+            'user': users, 'type': types,
+            'consumer': self.consumer_uuids,
+            # Whether they hold anything (new consumers usually do not).
+            'held': self.consumer_uuids})
+        self.holding = bool(found['held'])
         self.provider_ids = found['rp']
         self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
         self.check_providers()
@@ -349,49 +384,62 @@ class AllocationWriter:
         rows change (the reshaper writes inventories here)."""
 
     def requirements(self, provider_id, demands):
-        """The conditions the provider's compare-and-swap carries: for each
-        class the write allocates, inventory exists; the amounts fit its
-        units; the total fits its capacity."""
-        existence, units, capacity = [], [], []
+        """The conditions the provider's compare-and-swap carries: one per
+        class the write allocates, that the provider has inventory of it
+        whose units allow each amount and whose capacity holds the total
+        (or, as Placement allows, no less than these consumers held there
+        already, for a provider left over capacity by a shrunk
+        inventory)."""
+        requirements = []
         rp_uuid = self.provider_uuids.get(provider_id)
         for class_id in sorted(demands):
             demand = demands[class_id]
             if not demand.amounts:
                 continue
             name = self.class_names[class_id]
+            total = sa.literal(demand.total, sa.BigInteger)
             # Correlated to the provider row being updated, not naming its
             # id: MySQL then evaluates the subqueries after it has locked
             # the row, so waiting writers hold no locks on allocations.
-            same_inventory = (
+            fits = sa.exists().where(
                 INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
+                INVENTORIES.c.resource_class_id == class_id,
+                *self.unit_criteria(demand.amounts),
+                sa.or_(usage_of(self.consumer_uuids, others=True) + total
+                       <= capacity_of(INVENTORIES),
+                       total <= usage_of(self.consumer_uuids, others=False)))
+            requirements.append(rp_obj.Requirement(
+                fits, 'must have inventory of %s for %s' % (
+                    name, ' + '.join(map(str, demand.amounts))),
+                lambda class_id=class_id, name=name, demand=demand:
+                    self.refusal(provider_id, rp_uuid, class_id, name,
+                                 demand)))
+        return requirements
+
+    def refusal(self, provider_id, rp_uuid, class_id, name, demand):
+        """Why the provider refused the class, in Placement's terms: no
+        inventory, units, or capacity. Read in the same transaction after
+        the compare-and-swap failed (with a locking read on MySQL, which
+        sees what the UPDATE saw)."""
+        query = sa.select(
+            INVENTORIES.c.min_unit, INVENTORIES.c.max_unit,
+            INVENTORIES.c.step_size).where(
+                INVENTORIES.c.resource_provider_id == provider_id,
                 INVENTORIES.c.resource_class_id == class_id)
-            existence.append(rp_obj.Requirement(
-                sa.exists().where(*same_inventory),
-                'must have inventory of %s' % name,
-                InvalidInventory(resource_class=name,
-                                 resource_provider=rp_uuid)))
-            units.append(rp_obj.Requirement(
-                sa.exists().where(*same_inventory,
-                                  *self.unit_criteria(demand.amounts)),
-                'must allow %s allocations of %s' % (
-                    name, ', '.join(map(str, sorted(set(demand.amounts))))),
-                InvalidAllocationConstraintsViolated(
-                    resource_class=name, resource_provider=rp_uuid)))
-            new_total = sa.literal(demand.total, sa.BigInteger)
-            capacity.append(rp_obj.Requirement(
-                sa.exists().where(*same_inventory, sa.or_(
-                    usage_of(self.consumer_uuids, others=True) + new_total
-                    <= (INVENTORIES.c.total - INVENTORIES.c.reserved) *
-                    INVENTORIES.c.allocation_ratio,
-                    # Placement lets a provider stay over capacity (after
-                    # its inventory shrank) if a write does not make it
-                    # worse.
-                    new_total <= usage_of(self.consumer_uuids,
-                                          others=False))),
-                'must have room for %d %s' % (demand.total, name),
-                InvalidAllocationCapacityExceeded(
-                    resource_class=name, resource_provider=rp_uuid)))
-        return existence + units + capacity
+        with session.reader.connection.using(self.context) as conn:
+            if conn.dialect.name == 'mysql':
+                query = query.with_for_update(read=True)
+            inventory = conn.execute(query).first()
+        if inventory is None:
+            return InvalidInventory(resource_class=name,
+                                    resource_provider=rp_uuid)
+        if not all(inventory.min_unit <= amount <= inventory.max_unit and
+                   amount % inventory.step_size == 0
+                   for amount in demand.amounts):
+            return InvalidAllocationConstraintsViolated(
+                resource_class=name, resource_provider=rp_uuid)
+        return InvalidAllocationCapacityExceeded(resource_class=name,
+                                                 resource_provider=rp_uuid)
 
     @staticmethod
     def unit_criteria(amounts):
