@@ -13,6 +13,11 @@ requests/s, p50 and p99 latency and the status codes seen; with
 /proc, so only for a server on this machine). Deletes its volumes at the
 end.
 
+--volume-id uses existing 'available' volumes instead (clients share them
+round-robin) and leaves them available at the end: for an API with no
+volume service to bring a new volume to 'available' (e.g. a bare
+cinder-api, whose volume rows are inserted with SQL).
+
 Authentication: noauth by default (``X-Auth-Token: <user>:<project>``);
 --token gives a keystone token instead; --header adds any header.
 """
@@ -50,6 +55,10 @@ def parse_args(argv):
     p.add_argument('--server-pids', default='',
                    help='comma-separated PIDs of the server processes, to '
                    'report their CPU time per request')
+    p.add_argument('--volume-id', action='append', default=[],
+                   metavar='ID[,ID...]', help='use these existing available '
+                   'volumes instead of creating (repeatable); they are not '
+                   'deleted')
     p.add_argument('--timeout', type=float, default=120,
                    help='seconds to wait for volumes to become available')
     return p.parse_args(argv)
@@ -173,9 +182,15 @@ def main(argv=None):
     levels = [int(c) for c in args.clients.split(',') if c]
     pids = children([int(p) for p in args.server_pids.split(',') if p])
     api = Api(args)
-    count = 1 if args.shared else max(levels)
-    print('creating %d volume(s) at %s ...' % (count, api.base))
-    volume_ids = [api.create_volume() for _ in range(count)]
+    given = [v for arg in args.volume_id for v in arg.split(',') if v]
+    if given:
+        volume_ids = given[:1] if args.shared else given
+        print('using %d existing volume(s) at %s' % (len(volume_ids),
+                                                      api.base))
+    else:
+        count = 1 if args.shared else max(levels)
+        print('creating %d volume(s) at %s ...' % (count, api.base))
+        volume_ids = [api.create_volume() for _ in range(count)]
     try:
         api.wait(volume_ids, 'available', args.timeout)
         print('%-8s %10s %9s %9s %9s  %s' % (
@@ -193,12 +208,13 @@ def main(argv=None):
                 percentile(latencies, 0.99) * 1000, cpu,
                 ' '.join('%s:%d' % item for item in sorted(statuses.items()))))
     finally:
-        print('deleting %d volume(s) ...' % len(volume_ids))
-        for volume_id in volume_ids:
-            api.request('POST', '/volumes/%s/action' % volume_id,
-                        ACTIONS[1])
-            api.request('DELETE', '/volumes/%s' % volume_id)
-        api.wait(volume_ids, None, args.timeout)
+        if not given:
+            print('deleting %d volume(s) ...' % len(volume_ids))
+            for volume_id in volume_ids:
+                api.request('POST', '/volumes/%s/action' % volume_id,
+                            ACTIONS[1])
+                api.request('DELETE', '/volumes/%s' % volume_id)
+            api.wait(volume_ids, None, args.timeout)
     return 0
 
 
