@@ -63,6 +63,13 @@ def admin_metadata(context, volume_obj, key, value):
            key=key, value=value)
 
 
+def admin_metadata_of(context, volume_id):
+    table = models.VolumeAdminMetadata.__table__
+    with session.reader.connection.using(context) as conn:
+        return dict(conn.execute(sa.select(table.c.key, table.c.value).where(
+            table.c.volume_id == volume_id)).all())
+
+
 def row(context, model, ident):
     """The row as a dict (deleted ones too), or None."""
     table = model.__table__

@@ -7,7 +7,6 @@ import uuid
 from db import models
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
-from volapi.volume import api as volume_api
 
 ADMIN = api_fixtures.ADMIN
 
@@ -233,7 +232,7 @@ class ActionsTest(ActionTestCase):
 
     def test_readonly_flag_forbids_rw_attach(self):
         self.act({'os-update_readonly_flag': {'readonly': 'true'}})
-        self.assertEqual('True', volume_api.admin_metadata(
+        self.assertEqual('True', rows.admin_metadata_of(
             self.context, self.volume.id)['readonly'])
         self.act({'os-reserve': None})
         self.assertEqual(

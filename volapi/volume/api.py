@@ -109,14 +109,6 @@ def _upsert_admin_metadata(context, volume_id, key, value):
                                                value=value))
 
 
-def admin_metadata(context, volume_id):
-    table = models.VolumeAdminMetadata.__table__
-    with session.reader.connection.using(context) as conn:
-        rows = conn.execute(sa.select(table.c.key, table.c.value).where(
-            table.c.volume_id == volume_id)).all()
-    return dict(rows)
-
-
 # -- volumes --------------------------------------------------------------------
 
 def created(context, volume):

@@ -54,7 +54,6 @@ RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
 WORKER_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
-MODELS = {'volume': Volume, 'snapshot': Snapshot, 'attachment': Attachment}
 
 
 class _Now:
@@ -186,14 +185,6 @@ class Transition:
     workers_row: str = None        # 'track', 'finish' or None
     lenient: bool = False          # a failed condition changes nothing
     #                                and is not an error (as in Cinder)
-
-    @property
-    def model(self):
-        return MODELS[self.resource]
-
-    @property
-    def target_status(self):
-        return self.values.get('status')
 
 
 # -- building blocks of the table --------------------------------------------
