@@ -322,6 +322,7 @@ TYPE_MULTIATTACH = Computed(
 
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
                   'migration_status': NOT_MIGRATING,
+                  'consistencygroup_id': None,
                   'group_id': None}
 _DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
 
@@ -403,6 +404,7 @@ _TABLE = [
         'retype', 'volume', 'os-retype: change the type on the same backend',
         source=('available', 'in-use'),
         expect={'migration_status': NOT_MIGRATING,
+                'consistencygroup_id': None,
                 'group_id': None,
                 'volume_type_id': cond.Not(Param('new_type_id'))},
         requires=(AVAILABLE_TO_CHANGE_MULTIATTACH,),
