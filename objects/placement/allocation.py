@@ -263,12 +263,14 @@ class AllocationWriter:
         ctx = self.context
         projects = {r.project_id for r in self.requests if r.project_id}
         users = {r.user_id for r in self.requests if r.user_id}
+        incomplete = None
         if any(r.project_id is None for r in self.requests):
+            # The owner of consumers created without one.
             incomplete = consumer_obj.incomplete_owner(ctx)
             projects.add(incomplete[0])
             users.add(incomplete[1])
         types = {r.consumer_type for r in self.requests
-                 if r.consumer_type not in (None, consumer_obj.UNCHECKED)}
+                 if r.consumer_type is not consumer_obj.UNCHECKED}
         found = _lookup(conn, {
             'rp': self.providers_to_look_up(), 'project': projects,
             'user': users, 'type': types,
@@ -280,32 +282,23 @@ class AllocationWriter:
         self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
         self.check_providers()
 
-        def project(name):
-            if name not in found['project']:
-                found['project'][name] = consumer_obj.ensure_project(ctx, name)
-            return found['project'][name]
+        def ensure(kind, name, create):
+            # Created (in this transaction) on first use.
+            if name not in found[kind]:
+                found[kind][name] = create(ctx, name)
+            return found[kind][name]
 
-        def user(name):
-            if name not in found['user']:
-                found['user'][name] = consumer_obj.ensure_user(ctx, name)
-            return found['user'][name]
+        def owner(project, user):
+            return (ensure('project', project, consumer_obj.ensure_project),
+                    ensure('user', user, consumer_obj.ensure_user))
 
-        self.owners = {r.uuid: (project(r.project_id), user(r.user_id))
+        self.owners = {r.uuid: owner(r.project_id, r.user_id)
                        for r in self.requests if r.project_id is not None}
-        self.new_owner = None
-        if any(r.project_id is None for r in self.requests):
-            self.new_owner = (project(incomplete[0]), user(incomplete[1]))
-        self.types = {}
-        for r in self.requests:
-            if r.consumer_type is consumer_obj.UNCHECKED:
-                continue
-            if r.consumer_type is None:
-                self.types[r.uuid] = None
-                continue
-            if r.consumer_type not in found['type']:
-                found['type'][r.consumer_type] = (
-                    consumer_obj.ensure_consumer_type(ctx, r.consumer_type))
-            self.types[r.uuid] = found['type'][r.consumer_type]
+        self.new_owner = owner(*incomplete) if incomplete else None
+        self.types = {r.uuid: ensure('type', r.consumer_type,
+                                     consumer_obj.ensure_consumer_type)
+                      for r in self.requests
+                      if r.consumer_type is not consumer_obj.UNCHECKED}
         return found['consumer']
 
     def providers_to_look_up(self):
@@ -455,23 +448,7 @@ class AllocationWriter:
 def run(context, writer):
     """Run ``writer.write()`` as one transaction, again from the start
     after a deadlock, a serialization failure or a lost race."""
-    try:
-        writer.write()
-    except (db_exc.DBError, sa.exc.OperationalError) as exc:
-        if _sqlite_busy(exc):
-            raise db_exc.RetryRequest(exc)
-        raise
-
-
-def _sqlite_busy(exc):
-    """SQLite's "database is locked": a transaction that read before it
-    wrote lost the write lock to another writer (in WAL mode, at once if
-    that one committed after our read began). Nothing was written; like
-    PostgreSQL's serialization failure, the whole transaction runs again.
-    (db.session means SQLite transactions to BEGIN IMMEDIATE, which avoids
-    this; this holds whether or not that takes effect.)"""
-    inner = getattr(exc, 'inner_exception', None) or exc
-    return 'database is locked' in str(getattr(inner, 'orig', inner))
+    writer.write()
 
 
 def replace_all(context, requests):
