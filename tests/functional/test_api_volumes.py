@@ -37,6 +37,24 @@ class CreateTest(api_fixtures.APITestCase):
         self.assertEqual(volume['id'], shown['id'])
         self.assertEqual({'k': 'v'}, shown['metadata'])
 
+    def test_create_records_its_workers_row_in_the_same_insert(self):
+        volume = self.create_volume().json['volume']
+        table = models.Worker.__table__
+        with session.reader.connection.using(self.context) as conn:
+            rows = conn.execute(sa.select(table.c.status, table.c.service_id)
+                                .where(table.c.resource_id == volume['id'])
+                                ).all()
+        # A worker may already have claimed it; the row is there either way.
+        self.assertEqual(1, len(rows))
+        self.assertEqual('creating', rows[0].status)
+
+    def test_refused_create_leaves_no_workers_row(self):
+        self.create_volume(size=-1, expect=400)
+        with session.reader.connection.using(self.context) as conn:
+            self.assertEqual(0, conn.execute(
+                sa.select(sa.func.count()).select_from(
+                    models.Worker.__table__)).scalar())
+
     def test_size_as_digit_string_and_legacy_names(self):
         volume = self.create_volume(size='3', display_name='old',
                                     display_description='dd').json['volume']

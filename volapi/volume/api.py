@@ -112,10 +112,8 @@ def _upsert_admin_metadata(context, volume_id, key, value):
 # -- volumes --------------------------------------------------------------------
 
 def created(context, volume):
-    """A's POST /volumes inserted ``volume`` in 'creating' and committed:
-    record the operation for the cleanup and cast it to a worker."""
-    transitions.run(context, lambda ctx: transitions.track_worker(
-        ctx, 'volume', volume.id, 'creating'))
+    """POST /volumes inserted ``volume`` in 'creating', with its workers row,
+    and committed: cast it to a worker."""
     worker_client().create_volume(context, volume)
 
 

@@ -6,6 +6,8 @@ meanwhile, then hands the volume to ``volapi.volume.api.created`` (engineer
 B), which casts to a worker. Delete is ``volapi.volume.api.delete``'s
 compare-and-swap.
 """
+import uuid
+
 import pecan
 from oslo_utils import strutils
 
@@ -29,6 +31,7 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import transitions
 
 CONF = volapi_conf.CONF
 
@@ -345,8 +348,14 @@ def _new_volume(context, spec):
     volume_type = _volume_type(context, spec, source_type_id)
     guards.insert(0, volume_type.guard_in_use)
     multiattach = volume_type.extra_specs.get('multiattach') == '<is> True'
+    volume_id = str(uuid.uuid4())
+    # The workers row goes in with the volume row, so a crash between the
+    # two can never leave a 'creating' volume that no cleanup would find.
+    guards.append(lambda: transitions.track_worker(
+        context, 'volume', volume_id, 'creating'))
     volume = volume_obj.Volume(
-        context, user_id=context.user_id, project_id=context.project_id,
+        context, id=volume_id, user_id=context.user_id,
+        project_id=context.project_id,
         size=size, availability_zone=zone, status='creating',
         attach_status='detached',
         display_name=_text(spec, 'name', 'display_name'),
