@@ -89,8 +89,9 @@ class ReshapeWriter(alloc_obj.AllocationWriter):
         super().check_providers()
 
     def _reshaped(self, provider_id):
-        return self.provider_uuids[provider_id] in self.inventories \
-            if provider_id in self.provider_uuids else False
+        # Providers only held by the consumers' old allocations were not
+        # looked up: they are not being reshaped.
+        return self.provider_uuids.get(provider_id) in self.inventories
 
     def providers_to_swap(self, demands):
         return set(demands) | {self.provider_ids[u] for u in self.inventories}
