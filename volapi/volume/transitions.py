@@ -25,6 +25,7 @@ Failures raise db.exceptions: :class:`TransitionRefused` (a
 ConditionNotMet), NotFound or ConcurrentUpdate.
 """
 import dataclasses
+import functools
 import re
 import sys
 
@@ -93,9 +94,12 @@ class Loaded:
 @dataclasses.dataclass(frozen=True)
 class Computed:
     """A value computed in SQL from the row (and other tables), described
-    in words for the documentation. ``build(params)`` returns the SQL."""
+    in words for the documentation. ``build(params)`` returns the SQL.
+    ``static``: the SQL does not depend on the params, so it is built once
+    and db.api's statement cache serves every call with the same one."""
     text: str
     build: object
+    static: bool = False
 
     def __str__(self):
         return self.text
@@ -300,7 +304,7 @@ STATUS_AFTER_UNRESERVE = Computed(
     "'in-use' if it has attached attachments, else 'available'",
     lambda p: cond.Case([(_attachments_of_volume(
         Attachment.attach_status == 'attached'), 'in-use')],
-        else_='available'))
+        else_='available'), static=True)
 STATUS_AFTER_DETACH = Computed(
     "'in-use' if other attached attachments remain, else 'available'",
     _status_after_detach)
@@ -313,8 +317,9 @@ STATUS_AFTER_ATTACHMENT_DELETE = Computed(
     _status_after_attachment_delete)
 PREVIOUS_ATTACHED_STATUS = Computed(
     "'in-use' if previous_status is 'in-use', else 'available'",
-    _previous_attached_status)
-OLD_STATUS = Computed('the status it had', lambda p: Volume.status)
+    _previous_attached_status, static=True)
+OLD_STATUS = Computed('the status it had', lambda p: Volume.status,
+                      static=True)
 TYPE_MULTIATTACH = Computed(
     "whether the new type's extra spec multiattach is '<is> True'",
     _type_is_multiattach)
@@ -658,13 +663,18 @@ def _resolve(value, obj, params):
     if value is NOW:
         return timeutils.utcnow()
     if isinstance(value, Computed):
-        return value.build(params)
+        return _static_sql(value) if value.static else value.build(params)
     if isinstance(value, cond.Not):
         return cond.Not(_resolve(value.value, obj, params), value.auto_none)
     return value
 
 
 _SKIP = object()
+
+
+@functools.lru_cache(maxsize=None)
+def _static_sql(computed):
+    return computed.build({})
 
 
 def _db_value(value):

@@ -1,0 +1,119 @@
+"""db.api builds the conditional UPDATE once per shape and binds each
+call's literals: calls of one shape share a statement, calls that differ
+only in literal values still each match exactly their own rows, and
+anything that changes the SQL (None, True/False, a collection's length,
+Not, the project restriction, an SQL value) gets its own statement."""
+import sqlalchemy as sa
+
+from db import api as db_api
+from db import conditions as cond
+from db import models
+from tests.unit import test_cas_base
+
+Volume = models.Volume
+
+
+class StatementCacheTest(test_cas_base.CasTestCase):
+
+    def statement(self, values, expected, context=None, project_only=False):
+        conditions = cond.as_conditions(Volume, expected)
+        return db_api.cached_conditional_update(
+            context or self.context, Volume, values, conditions,
+            project_only=project_only, dialect=self.backend)
+
+    def update(self, values, expected, context=None, project_only=False):
+        return db_api.conditional_update(
+            context or self.context, Volume, values, expected,
+            project_only=project_only)
+
+    def test_one_statement_per_shape_with_the_call_literals_bound(self):
+        first, first_params = self.statement({'status': 'a'},
+                                             {'id': 'x', 'size': 1})
+        second, second_params = self.statement({'status': 'b'},
+                                               {'id': 'y', 'size': 2})
+        self.assertIs(first, second)
+        self.assertEqual(['a', 'x', 1], list(first_params.values()))
+        self.assertEqual(['b', 'y', 2], list(second_params.values()))
+
+    def test_calls_of_one_shape_each_change_only_their_own_row(self):
+        one, two = self.create_volume(), self.create_volume(size=2)
+        self.assertTrue(self.update({'status': 'one'}, {'id': one,
+                                                        'size': 1}))
+        self.assertFalse(self.update({'status': 'two'}, {'id': two,
+                                                         'size': 1}))
+        self.assertTrue(self.update({'status': 'two'}, {'id': two,
+                                                        'size': 2}))
+        self.assertEqual('one', self.volume(one)['status'])
+        self.assertEqual('two', self.volume(two)['status'])
+
+    def test_none_true_false_and_lengths_are_shapes_of_their_own(self):
+        shapes = [{'migration_status': 'x'}, {'migration_status': None},
+                  {'multiattach': True}, {'multiattach': False},
+                  {'status': ('a', 'b')}, {'status': ('a', 'b', 'c')},
+                  {'status': ('a', None)}, {'status': cond.Not('a')},
+                  {'status': cond.Not('a', auto_none=False)}]
+        statements = {id(self.statement({'status': 's'}, dict(shape))[0])
+                      for shape in shapes}
+        self.assertEqual(len(shapes), len(statements))
+
+    def test_expected_none_after_a_value_still_means_null(self):
+        unset = self.create_volume(migration_status=None)
+        set_ = self.create_volume(migration_status='migrating')
+        for ident in (unset, set_):
+            self.update({'display_name': 'v'}, {'id': ident,
+                                                'migration_status': 'x'})
+        self.assertTrue(self.update({'display_name': 'n'},
+                                    {'id': unset, 'migration_status': None}))
+        self.assertFalse(self.update({'display_name': 'n'},
+                                     {'id': set_, 'migration_status': None}))
+
+    def test_false_after_true_still_means_false(self):
+        plain = self.create_volume(multiattach=False)
+        self.assertFalse(self.update({'display_name': 't'},
+                                     {'id': plain, 'multiattach': True}))
+        self.assertTrue(self.update({'display_name': 'f'},
+                                    {'id': plain, 'multiattach': False}))
+        self.assertEqual('f', self.volume(plain)['display_name'])
+
+    def test_project_restriction_binds_each_callers_project(self):
+        mine = self.create_volume(project_id='mine')
+        theirs = self.create_volume(project_id='theirs')
+        me = self.make_context('mine', 'user')
+        them = self.make_context('theirs', 'user')
+        self.assertFalse(self.update({'status': 'x'}, {'id': theirs},
+                                     context=me, project_only=True))
+        self.assertTrue(self.update({'status': 'x'}, {'id': theirs},
+                                    context=them, project_only=True))
+        self.assertTrue(self.update({'status': 'x'}, {'id': mine},
+                                    context=me, project_only=True))
+        self.assertEqual('x', self.volume(mine)['status'])
+
+    def test_the_same_sql_value_object_reuses_the_statement(self):
+        doubled = Volume.size * 2
+        first, _ = self.statement({'size': doubled}, {'id': 'x'})
+        again, _ = self.statement({'size': doubled}, {'id': 'y'})
+        other, _ = self.statement({'size': Volume.size * 2}, {'id': 'z'})
+        self.assertIs(first, again)
+        self.assertIsNot(first, other)
+
+    def test_bound_literals_are_set_after_values_that_read_columns(self):
+        # MySQL evaluates SET left to right: a literal written first would
+        # be what a later column-reading value sees.
+        pairs = db_api.ordered_set(Volume, {
+            'status': sa.bindparam('new_status'),
+            'previous_status': Volume.status})
+        self.assertEqual(['previous_status', 'status'],
+                         [column.key for column, _ in pairs])
+        ident = self.create_volume(status='available')
+        self.assertTrue(self.update(
+            {'status': 'retyping', 'previous_status': Volume.status},
+            {'id': ident}))
+        row = self.volume(ident)
+        self.assertEqual(('retyping', 'available'),
+                         (row['status'], row['previous_status']))
+
+    def test_the_cache_is_bounded(self):
+        for size in range(db_api.MAX_CACHED_STATEMENTS + 10):
+            self.statement({'size': Volume.size + size}, {'id': 'x'})
+        self.assertLessEqual(len(db_api._statements),
+                             db_api.MAX_CACHED_STATEMENTS)
