@@ -114,9 +114,9 @@ class InterleavingTest(test_cas_base.CasTestCase):
         return results['holder'], results['contender']
 
     # -- the transactions ---------------------------------------------------
-    def delete_volume(self, children=no_snapshots):
+    def delete_volume(self, children=no_snapshots, context=None):
         return db_api.conditional_update(
-            self.make_context(), Volume, {'status': 'deleting'},
+            context or self.make_context(), Volume, {'status': 'deleting'},
             {'id': self.volume_id, 'status': 'available'}, [children()])
 
     def create_snapshot_cas_first(self, hold):
@@ -180,7 +180,7 @@ class InterleavingTest(test_cas_base.CasTestCase):
         @db_api.retry_on_deadlock
         def transaction(context):
             with session.writer.connection.using(context):
-                deleted = self.delete_volume()
+                deleted = self.delete_volume(context=context)
                 hold()
                 return deleted
         return transaction(self.make_context())
