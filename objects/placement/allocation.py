@@ -34,6 +34,7 @@ stale consumer generation given by the client is.
 """
 import collections
 import contextvars
+import functools
 
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
@@ -54,6 +55,8 @@ CONSUMERS = models.Consumer.__table__
 PROJECTS = models.Project.__table__
 USERS = models.User.__table__
 CONSUMER_TYPES = models.ConsumerType.__table__
+
+_INSERT_ALLOCATIONS = ALLOCATIONS.insert()
 
 # Writers of one provider queue on its row. Under PostgreSQL's REPEATABLE
 # READ each one that waited starts again (with a jittered back-off), so a
@@ -187,7 +190,8 @@ def capacity_of(inventories):
 
 # The capacity criteria of a provider's compare-and-swap are built once per
 # shape (class slot, number of distinct amounts) with bind parameters whose
-# values the swap being run supplies through this variable: building them
+# values (and the errors to raise) the swap being run supplies through
+# this variable, set only for the time of the swap: building them
 # per request cost more CPU than the rest of a claim's statements, and
 # constant statements let SQLAlchemy reuse their compiled form.
 _fits_values = contextvars.ContextVar('placement_fits_values')
@@ -219,16 +223,19 @@ _FITS = {}
 
 
 def _fits(slot, distinct_amounts):
-    """SQL, correlated to the provider row being updated (not naming its
-    id: MySQL then evaluates the subqueries after it has locked the row,
-    so waiting writers hold no locks on allocations): it has inventory of
+    """The requirement of class slot ``slot``, built once per shape (so
+    db.api reuses the whole UPDATE too). Its SQL is correlated to the
+    provider row being updated (not naming its id: MySQL then evaluates
+    the subqueries after it has locked the row, so waiting writers hold no
+    locks on allocations): it has inventory of
     class ``fits<slot>_class`` whose units allow the amounts (min, max and
     each distinct one's step) and whose capacity holds the other
     consumers' usage plus ``fits<slot>_total`` (or, as Placement allows,
     no less than the consumers written held there already, for a provider
-    left over capacity by a shrunk inventory)."""
-    criterion = _FITS.get((slot, distinct_amounts))
-    if criterion is None:
+    left over capacity by a shrunk inventory). Its error is the swap's
+    ``fits<slot>_refusal``."""
+    requirement = _FITS.get((slot, distinct_amounts))
+    if requirement is None:
         def param(what, type_=sa.BigInteger):
             return _fits_param('fits%d_%s' % (slot, what), type_)
         total = param('total')
@@ -241,19 +248,15 @@ def _fits(slot, distinct_amounts):
               for i in range(distinct_amounts)],
             sa.or_(_usage(others=True) + total <= capacity_of(INVENTORIES),
                    total <= _usage(others=False)))
-        _FITS[(slot, distinct_amounts)] = criterion
-    return criterion
+        requirement = _FITS[(slot, distinct_amounts)] = rp_obj.Requirement(
+            criterion, 'must have inventory of the class in slot %d whose '
+            'units and capacity allow the amounts' % slot,
+            lambda: _fits_values.get()['fits%d_refusal' % slot]())
+    return requirement
 
 
-def _fits_bound(slot, class_id, demand):
-    """The values of _fits(slot, ...)'s parameters for ``demand``."""
-    prefix = 'fits%d_' % slot
-    values = {prefix + 'class': class_id, prefix + 'total': demand.total,
-              prefix + 'min': min(demand.amounts),
-              prefix + 'max': max(demand.amounts)}
-    for i, amount in enumerate(sorted(set(demand.amounts))):
-        values['%sstep%d' % (prefix, i)] = amount
-    return values
+# A constant expression, so that db.api finds the provider's UPDATE built.
+_NEXT_GENERATION = models.ResourceProvider.generation + 1
 
 
 class AllocationWriter:
@@ -304,7 +307,7 @@ class AllocationWriter:
                     ALLOCATIONS.c.id.in_([row.id for row in old])))
             rows = self._new_rows()
             if rows:
-                conn.execute(ALLOCATIONS.insert(), rows)
+                conn.execute(_INSERT_ALLOCATIONS, rows)
             consumer_obj.delete_unused(
                 ctx, [r.uuid for r in self.requests if not r.allocations])
 
@@ -394,14 +397,11 @@ class AllocationWriter:
     def swap_provider(self, provider_id, demands):
         """Bump the provider's generation on condition that what the write
         adds fits; raise the precise reason if it does not."""
-        bound = {'fits_consumers': self.consumer_uuids}
-        for slot, class_id in enumerate(self._growing(demands)):
-            bound.update(_fits_bound(slot, class_id, demands[class_id]))
-        token = _fits_values.set(bound)
+        token = _fits_values.set(self._fits_values(provider_id, demands))
         try:
             db_api.update_or_explain(
                 self.context, models.ResourceProvider, provider_id,
-                {'generation': models.ResourceProvider.generation + 1},
+                {'generation': _NEXT_GENERATION},
                 self.expected_provider_values(provider_id),
                 self.requirements(provider_id, demands))
         except db_exceptions.ConditionNotMet as exc:
@@ -444,24 +444,29 @@ class AllocationWriter:
 
     def requirements(self, provider_id, demands):
         """The conditions the provider's compare-and-swap carries: one per
-        class the write allocates, that the provider has inventory of it
-        whose units allow each amount and whose capacity holds the total
-        (or, as Placement allows, no less than these consumers held there
-        already, for a provider left over capacity by a shrunk
-        inventory)."""
+        class the write allocates (see _fits), whose parameters are
+        _fits_values'."""
+        return [_fits(slot, len(set(demands[class_id].amounts)))
+                for slot, class_id in enumerate(self._growing(demands))]
+
+    def _fits_values(self, provider_id, demands):
+        """The values of the parameters of requirements(), and for each
+        class the refusal to raise if it does not fit."""
         rp_uuid = self.provider_uuids.get(provider_id)
-        requirements = []
+        values = {'fits_consumers': self.consumer_uuids}
         for slot, class_id in enumerate(self._growing(demands)):
             demand = demands[class_id]
-            name = self.class_names[class_id]
-            requirements.append(rp_obj.Requirement(
-                _fits(slot, len(set(demand.amounts))),
-                'must have inventory of %s for %s' % (
-                    name, ' + '.join(map(str, demand.amounts))),
-                lambda class_id=class_id, name=name, demand=demand:
-                    self.refusal(provider_id, rp_uuid, class_id, name,
-                                 demand)))
-        return requirements
+            prefix = 'fits%d_' % slot
+            values.update({
+                prefix + 'class': class_id, prefix + 'total': demand.total,
+                prefix + 'min': min(demand.amounts),
+                prefix + 'max': max(demand.amounts),
+                prefix + 'refusal': functools.partial(
+                    self.refusal, provider_id, rp_uuid, class_id,
+                    self.class_names[class_id], demand)})
+            for i, amount in enumerate(sorted(set(demand.amounts))):
+                values['%sstep%d' % (prefix, i)] = amount
+        return values
 
     def refusal(self, provider_id, rp_uuid, class_id, name, demand):
         """Why the provider refused the class, in Placement's terms: no
