@@ -136,10 +136,21 @@ class Demand:
         return self.total > self.old_total
 
 
-def _lookup_part(kind):
+# Up to this many names of a kind are bound one parameter each, in a
+# statement built for that count: an "expanding" IN list is rewritten at
+# every execution, which costs a claim (one provider, one consumer) more
+# CPU than the rest of its lookup.
+FEW = 4
+
+
+def _lookup_part(kind, count):
     """SQL for one kind of _lookup: (kind, name, integer) rows for the
-    names in the bound parameter ``kind``."""
-    names = sa.bindparam(kind, expanding=True)
+    names in the bound parameters ``<kind>_0`` ... (``count`` of them), or
+    in the list ``kind`` if ``count`` is None."""
+    if count is None:
+        names = sa.bindparam(kind, expanding=True)
+    else:
+        names = [sa.bindparam('%s_%d' % (kind, i)) for i in range(count)]
     if kind == 'held':
         # How many allocations each consumer holds.
         return sa.select(sa.literal(kind), ALLOCATIONS.c.consumer_id,
@@ -159,7 +170,8 @@ _LOOKUP_COLUMNS = {
     'consumer': (CONSUMERS.c.uuid, CONSUMERS.c.generation),
 }
 _LOOKUP_KINDS = tuple(_LOOKUP_COLUMNS) + ('held',)
-# One statement per combination of kinds asked for, built once.
+# One statement per combination of kinds asked for (and of counts up to
+# FEW), built once.
 _LOOKUPS = {}
 
 
@@ -168,16 +180,27 @@ def _lookup(conn, names):
     rows named by a unique column, several tables in one query: ``names``
     is {kind: names}, the result {kind: {name: integer}}, names with no
     row left out."""
-    asked = tuple(kind for kind in _LOOKUP_KINDS if names.get(kind))
+    shape, params = [], {}
+    for kind in _LOOKUP_KINDS:
+        if not names.get(kind):
+            continue
+        wanted = sorted(names[kind])
+        if len(wanted) > FEW:
+            shape.append((kind, None))
+            params[kind] = wanted
+        else:
+            shape.append((kind, len(wanted)))
+            params.update(('%s_%d' % (kind, i), name)
+                          for i, name in enumerate(wanted))
     found = collections.defaultdict(dict)
-    if not asked:
+    if not shape:
         return found
-    statement = _LOOKUPS.get(asked)
+    shape = tuple(shape)
+    statement = _LOOKUPS.get(shape)
     if statement is None:
-        statement = _LOOKUPS[asked] = sa.union_all(
-            *[_lookup_part(kind) for kind in asked])
-    for kind, name, value in conn.execute(statement, {
-            kind: sorted(names[kind]) for kind in asked}):
+        statement = _LOOKUPS[shape] = sa.union_all(
+            *[_lookup_part(kind, count) for kind, count in shape])
+    for kind, name, value in conn.execute(statement, params):
         found[kind][name] = value
     return found
 
@@ -202,40 +225,51 @@ def _fits_param(name, type_=sa.BigInteger, expanding=False):
                         callable_=lambda: _fits_values.get()[name])
 
 
-# The consumers being written (one object: every criterion shares it).
-_WRITING = _fits_param('fits_consumers', sa.String(36), expanding=True)
+@functools.lru_cache(maxsize=None)
+def _writing(count):
+    """The consumers being written: ``count`` (at most FEW) parameters
+    ``fits_consumer_<i>``, or if ``count`` is None the list
+    ``fits_consumers``. The same objects for every criterion of a
+    statement."""
+    if count is None:
+        return _fits_param('fits_consumers', sa.String(36), expanding=True)
+    return tuple(_fits_param('fits_consumer_%d' % i, sa.String(36))
+                 for i in range(count))
 
 
-def _usage(others):
-    """SQL, correlated to an ``inventories`` row: what the consumers being
-    written (or, if ``others``, all the other consumers) hold of its class
-    on its provider."""
+def _usage(others, writing):
+    """SQL, correlated to an ``inventories`` row: what the consumers
+    ``writing`` (or, if ``others``, all the other consumers) hold of its
+    class on its provider."""
     return sa.select(
         sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0)).where(
         ALLOCATIONS.c.resource_provider_id ==
         INVENTORIES.c.resource_provider_id,
         ALLOCATIONS.c.resource_class_id == INVENTORIES.c.resource_class_id,
-        ALLOCATIONS.c.consumer_id.not_in(_WRITING) if others
-        else ALLOCATIONS.c.consumer_id.in_(_WRITING)).scalar_subquery()
+        ALLOCATIONS.c.consumer_id.not_in(writing) if others
+        else ALLOCATIONS.c.consumer_id.in_(writing)).scalar_subquery()
 
 
 _FITS = {}
 
 
-def _fits(slot, distinct_amounts):
+def _fits(slot, distinct_amounts, consumers):
     """The requirement of class slot ``slot``, built once per shape (so
     db.api reuses the whole UPDATE too). Its SQL is correlated to the
     provider row being updated (not naming its id: MySQL then evaluates
     the subqueries after it has locked the row, so waiting writers hold no
-    locks on allocations): it has inventory of
-    class ``fits<slot>_class`` whose units allow the amounts (min, max and
-    each distinct one's step) and whose capacity holds the other
-    consumers' usage plus ``fits<slot>_total`` (or, as Placement allows,
-    no less than the consumers written held there already, for a provider
-    left over capacity by a shrunk inventory). Its error is the swap's
+    locks on allocations): it has inventory of class ``fits<slot>_class``
+    whose units allow the amounts (min, max and each distinct one's step)
+    and whose capacity holds the other consumers' usage plus
+    ``fits<slot>_total`` (or, as Placement allows, no less than the
+    ``consumers`` written held there already, for a provider left over
+    capacity by a shrunk inventory). Its error is the swap's
     ``fits<slot>_refusal``."""
-    requirement = _FITS.get((slot, distinct_amounts))
+    shape = (slot, distinct_amounts, consumers if consumers <= FEW else None)
+    requirement = _FITS.get(shape)
     if requirement is None:
+        writing = _writing(shape[2])
+
         def param(what, type_=sa.BigInteger):
             return _fits_param('fits%d_%s' % (slot, what), type_)
         total = param('total')
@@ -246,9 +280,9 @@ def _fits(slot, distinct_amounts):
             INVENTORIES.c.max_unit >= param('max', sa.Integer),
             *[param('step%d' % i, sa.Integer) % INVENTORIES.c.step_size == 0
               for i in range(distinct_amounts)],
-            sa.or_(_usage(others=True) + total <= capacity_of(INVENTORIES),
-                   total <= _usage(others=False)))
-        requirement = _FITS[(slot, distinct_amounts)] = rp_obj.Requirement(
+            sa.or_(_usage(True, writing) + total <= capacity_of(INVENTORIES),
+                   total <= _usage(False, writing)))
+        requirement = _FITS[shape] = rp_obj.Requirement(
             criterion, 'must have inventory of the class in slot %d whose '
             'units and capacity allow the amounts' % slot,
             lambda: _fits_values.get()['fits%d_refusal' % slot]())
@@ -446,14 +480,19 @@ class AllocationWriter:
         """The conditions the provider's compare-and-swap carries: one per
         class the write allocates (see _fits), whose parameters are
         _fits_values'."""
-        return [_fits(slot, len(set(demands[class_id].amounts)))
+        return [_fits(slot, len(set(demands[class_id].amounts)),
+                      len(self.consumer_uuids))
                 for slot, class_id in enumerate(self._growing(demands))]
 
     def _fits_values(self, provider_id, demands):
         """The values of the parameters of requirements(), and for each
         class the refusal to raise if it does not fit."""
         rp_uuid = self.provider_uuids.get(provider_id)
-        values = {'fits_consumers': self.consumer_uuids}
+        if len(self.consumer_uuids) > FEW:
+            values = {'fits_consumers': self.consumer_uuids}
+        else:
+            values = {'fits_consumer_%d' % i: uuid
+                      for i, uuid in enumerate(self.consumer_uuids)}
         for slot, class_id in enumerate(self._growing(demands)):
             demand = demands[class_id]
             prefix = 'fits%d_' % slot
