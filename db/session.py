@@ -90,6 +90,10 @@ def _tune_sqlite(engine):
 def configure(connection, **options):
     """(Re)build the transaction context for ``connection``."""
     global _context_manager
+    # oslo.db's thread_checkin sleeps (yields) at every connection check-in
+    # for eventlet's sake; volapi runs plain threads, where it only costs a
+    # system call per transaction.
+    options.setdefault('thread_checkin', False)
     manager = enginefacade.transaction_context()
     manager.configure(connection=connection, sqlite_fk=True, **options)
     manager.append_on_engine_create(_tune_engine)

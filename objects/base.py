@@ -171,19 +171,9 @@ class VolapiPersistentObject(VolapiObject):
     def _swap(self, to_write, reflect_changes, update):
         computed = [k for k, v in to_write.items()
                     if cond.is_sql(v) and k in self.fields]
-
-        @db_api.retry_on_deadlock
-        def transaction(ctx):
-            # The update and the read-back of computed values share one
-            # transaction, so what we read is what we wrote.
-            with session.writer.connection.using(ctx):
-                if not update(ctx):
-                    return False, None
-                row = (db_api.read_columns(ctx, self.model, self.id, computed)
-                       if computed and reflect_changes else {})
-                return True, row
-
-        matched, row = transaction(self._context)
+        matched, row = _swap_transaction(
+            self._context, self, update,
+            computed if computed and reflect_changes else None)
         if not matched:
             return False
         if reflect_changes:
@@ -200,3 +190,16 @@ class VolapiPersistentObject(VolapiObject):
             self.obj_reset_changes(
                 [k for k in to_write if k in self.fields])
         return True
+
+
+@db_api.retry_on_deadlock  # decorated once: decorating costs per call
+def _swap_transaction(context, obj, update, computed):
+    """``update(context)``, then, if it matched and ``computed`` names
+    columns, read those back: one transaction, so what is read is what was
+    written. Returns (matched, {column: value})."""
+    with session.writer.connection.using(context):
+        if not update(context):
+            return False, None
+        row = (db_api.read_columns(context, obj.model, obj.id, computed)
+               if computed else {})
+        return True, row

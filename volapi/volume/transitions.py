@@ -775,14 +775,14 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
 def run(context, *actions):
     """Run steps (and callables ``fn(context)``) in ONE transaction, retried
     as a whole on deadlock/serialization failure. Returns the results."""
+    return _transaction(context, actions)
 
-    @db_api.retry_on_deadlock
-    def transaction(ctx):
-        with session.writer.connection.using(ctx):
-            return [a.execute(ctx) if isinstance(a, Step) else a(ctx)
-                    for a in actions]
 
-    return transaction(context)
+@db_api.retry_on_deadlock  # decorated once: decorating costs per call
+def _transaction(context, actions):
+    with session.writer.connection.using(context):
+        return [a.execute(context) if isinstance(a, Step) else a(context)
+                for a in actions]
 
 
 def apply(context, name, obj, version=None, **params):
