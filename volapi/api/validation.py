@@ -102,8 +102,22 @@ def _message(error):
 _FORMATS = jsonschema.FormatChecker()
 
 
+# Schemas are module constants: each gets its validator once (making one
+# costs more than validating a small body). The schema is kept alive with
+# its validator, so its id cannot be taken by another object.
+_validators = {}
+
+
+def _validator_of(body_schema):
+    known = _validators.get(id(body_schema))
+    if known is None or known[0] is not body_schema:
+        known = _validators[id(body_schema)] = (
+            body_schema, _Validator(body_schema, format_checker=_FORMATS))
+    return known[1]
+
+
 def validate(body_schema, body):
-    validator = _Validator(body_schema, format_checker=_FORMATS)
+    validator = _validator_of(body_schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(body))
     if error is not None:
         raise errors.BadRequest(_message(error))
