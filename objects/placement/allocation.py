@@ -250,9 +250,6 @@ def _usage(others, writing):
         else ALLOCATIONS.c.consumer_id.in_(writing)).scalar_subquery()
 
 
-_FITS = {}
-
-
 def _fits(slot, distinct_amounts, consumers):
     """The requirement of class slot ``slot``, built once per shape (so
     db.api reuses the whole UPDATE too). Its SQL is correlated to the
@@ -265,28 +262,31 @@ def _fits(slot, distinct_amounts, consumers):
     ``consumers`` written held there already, for a provider left over
     capacity by a shrunk inventory). Its error is the swap's
     ``fits<slot>_refusal``."""
-    shape = (slot, distinct_amounts, consumers if consumers <= FEW else None)
-    requirement = _FITS.get(shape)
-    if requirement is None:
-        writing = _writing(shape[2])
+    return _fits_for_shape(slot, distinct_amounts,
+                           consumers if consumers <= FEW else None)
 
-        def param(what, type_=sa.BigInteger):
-            return _fits_param('fits%d_%s' % (slot, what), type_)
-        total = param('total')
-        criterion = sa.exists().where(
-            INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
-            INVENTORIES.c.resource_class_id == param('class', sa.Integer),
-            INVENTORIES.c.min_unit <= param('min', sa.Integer),
-            INVENTORIES.c.max_unit >= param('max', sa.Integer),
-            *[param('step%d' % i, sa.Integer) % INVENTORIES.c.step_size == 0
-              for i in range(distinct_amounts)],
-            sa.or_(_usage(True, writing) + total <= capacity_of(INVENTORIES),
-                   total <= _usage(False, writing)))
-        requirement = _FITS[shape] = rp_obj.Requirement(
-            criterion, 'must have inventory of the class in slot %d whose '
-            'units and capacity allow the amounts' % slot,
-            lambda: _fits_values.get()['fits%d_refusal' % slot]())
-    return requirement
+
+# Bounded: a POST /allocations may name any number of distinct amounts.
+@functools.lru_cache(maxsize=256)
+def _fits_for_shape(slot, distinct_amounts, consumers):
+    writing = _writing(consumers)
+
+    def param(what, type_=sa.BigInteger):
+        return _fits_param('fits%d_%s' % (slot, what), type_)
+    total = param('total')
+    criterion = sa.exists().where(
+        INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
+        INVENTORIES.c.resource_class_id == param('class', sa.Integer),
+        INVENTORIES.c.min_unit <= param('min', sa.Integer),
+        INVENTORIES.c.max_unit >= param('max', sa.Integer),
+        *[param('step%d' % i, sa.Integer) % INVENTORIES.c.step_size == 0
+          for i in range(distinct_amounts)],
+        sa.or_(_usage(True, writing) + total <= capacity_of(INVENTORIES),
+               total <= _usage(False, writing)))
+    return rp_obj.Requirement(
+        criterion, 'must have inventory of the class in slot %d whose '
+        'units and capacity allow the amounts' % slot,
+        lambda: _fits_values.get()['fits%d_refusal' % slot]())
 
 
 # A constant expression, so that db.api finds the provider's UPDATE built.
