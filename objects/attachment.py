@@ -21,7 +21,7 @@ class VolumeAttachment(base.VolapiPersistentObject,
 
     model = models.VolumeAttachment
 
-    fields = {
+    fields = dict({
         'id': fields.UUIDField(),
         'volume_id': fields.UUIDField(),
         'instance_uuid': fields.StringField(nullable=True),
@@ -33,11 +33,7 @@ class VolumeAttachment(base.VolapiPersistentObject,
         'detach_time': fields.DateTimeField(nullable=True),
         'connector': fields.StringField(nullable=True),
         'connection_info': fields.StringField(nullable=True),
-        'created_at': fields.DateTimeField(nullable=True),
-        'updated_at': fields.DateTimeField(nullable=True),
-        'deleted_at': fields.DateTimeField(nullable=True),
-        'deleted': fields.BooleanField(default=False),
-    }
+    }, **base.SOFT_DELETE_FIELDS)
 
     def connector_dict(self):
         return jsonutils.loads(self.connector) if self.connector else None

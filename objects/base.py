@@ -14,9 +14,21 @@ from oslo_versionedobjects import fields as ovo_fields
 from db import api as db_api
 from db import conditions as cond
 from db import session
+from objects import fields as volapi_fields
 
 remotable = ovo_base.remotable
 remotable_classmethod = ovo_base.remotable_classmethod
+
+
+# The columns of db.models.TimestampMixin and SoftDeleteMixin, as fields.
+TIMESTAMP_FIELDS = {
+    'created_at': volapi_fields.DateTimeField(nullable=True),
+    'updated_at': volapi_fields.DateTimeField(nullable=True),
+}
+SOFT_DELETE_FIELDS = dict(TIMESTAMP_FIELDS, **{
+    'deleted_at': volapi_fields.DateTimeField(nullable=True),
+    'deleted': volapi_fields.BooleanField(default=False),
+})
 
 
 class VolapiObjectRegistry(ovo_base.VersionedObjectRegistry):

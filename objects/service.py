@@ -17,7 +17,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     model = models.Service
 
-    fields = {
+    fields = dict({
         'id': fields.IntegerField(),
         'host': fields.StringField(),
         'binary': fields.StringField(),
@@ -25,11 +25,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'report_count': fields.IntegerField(),
         'disabled': fields.BooleanField(),
         'heartbeat_at': fields.DateTimeField(nullable=True),
-        'created_at': fields.DateTimeField(nullable=True),
-        'updated_at': fields.DateTimeField(nullable=True),
-        'deleted_at': fields.DateTimeField(nullable=True),
-        'deleted': fields.BooleanField(default=False),
-    }
+    }, **base.SOFT_DELETE_FIELDS)
 
     @classmethod
     def get_by_host_and_binary(cls, context, host, binary):

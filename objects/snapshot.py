@@ -15,7 +15,7 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     model = models.Snapshot
 
-    fields = {
+    fields = dict({
         'id': fields.UUIDField(),
         'volume_id': fields.UUIDField(),
         'user_id': fields.StringField(nullable=True),
@@ -27,11 +27,7 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'display_description': fields.StringField(nullable=True),
         'provider_location': fields.StringField(nullable=True),
         'volume_type_id': fields.UUIDField(nullable=True),
-        'created_at': fields.DateTimeField(nullable=True),
-        'updated_at': fields.DateTimeField(nullable=True),
-        'deleted_at': fields.DateTimeField(nullable=True),
-        'deleted': fields.BooleanField(default=False),
-    }
+    }, **base.SOFT_DELETE_FIELDS)
 
     @classmethod
     def get_all(cls, context, project_id=None, volume_id=None, filters=None,

@@ -15,7 +15,7 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     model = models.Volume
 
-    fields = {
+    fields = dict({
         'id': fields.UUIDField(),
         'user_id': fields.StringField(nullable=True),
         'project_id': fields.StringField(nullable=True),
@@ -38,16 +38,12 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'group_id': fields.UUIDField(nullable=True),
         'launched_at': fields.DateTimeField(nullable=True),
         'terminated_at': fields.DateTimeField(nullable=True),
-        'created_at': fields.DateTimeField(nullable=True),
-        'updated_at': fields.DateTimeField(nullable=True),
-        'deleted_at': fields.DateTimeField(nullable=True),
-        'deleted': fields.BooleanField(default=False),
         'consistencygroup_id': fields.UUIDField(nullable=True),
         # Not columns: loaded by objects.volume_list.load_details and
         # written by create().
         'metadata': fields.DictOfNullableStringsField(default={}),
         'volume_type': fields.ObjectField('VolumeType', nullable=True),
-    }
+    }, **base.SOFT_DELETE_FIELDS)
 
     def create(self, guards=()):
         """Insert the volume and its metadata in one transaction.

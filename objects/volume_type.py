@@ -49,17 +49,13 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     model = models.VolumeType
 
-    fields = {
+    fields = dict({
         'id': fields.UUIDField(),
         'name': fields.StringField(),
         'description': fields.StringField(nullable=True),
         'is_public': fields.BooleanField(default=True),
         'extra_specs': fields.DictOfNullableStringsField(default={}),
-        'created_at': fields.DateTimeField(nullable=True),
-        'updated_at': fields.DateTimeField(nullable=True),
-        'deleted_at': fields.DateTimeField(nullable=True),
-        'deleted': fields.BooleanField(default=False),
-    }
+    }, **base.SOFT_DELETE_FIELDS)
 
     # -- reading --------------------------------------------------------------
     @classmethod

@@ -27,7 +27,7 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     model = models.Worker
 
-    fields = {
+    fields = dict({
         'id': fields.IntegerField(),
         'resource_type': fields.StringField(),
         'resource_id': fields.UUIDField(),
@@ -35,9 +35,7 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'service_id': fields.IntegerField(nullable=True),
         'cleaning': fields.BooleanField(),
         'race_preventer': fields.IntegerField(),
-        'created_at': fields.DateTimeField(nullable=True),
-        'updated_at': fields.DateTimeField(nullable=True),
-    }
+    }, **base.TIMESTAMP_FIELDS)
 
     @classmethod
     def get_by_resource(cls, context, resource_type, resource_id):
