@@ -8,7 +8,6 @@ import os
 import alembic.command
 import alembic.config
 import alembic.migration
-import sqlalchemy as sa
 
 from db import session
 
@@ -36,6 +35,3 @@ def version(engine=None):
             conn).get_current_heads()
     return ','.join(sorted(heads)) if heads else None
 
-
-def table_names(engine=None):
-    return sa.inspect(engine or session.get_engine()).get_table_names()

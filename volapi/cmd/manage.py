@@ -3,11 +3,10 @@
 Each sub-command is a function registered in ``COMMANDS``; other parts of
 volapi add theirs (``db online_data_migrations``) in the same table.
 """
-import argparse
 import sys
 
-from volapi import conf
 from volapi import config
+from volapi.cmd import process
 from volapi.placement import online_migrations
 
 
@@ -33,10 +32,7 @@ COMMANDS = {
 
 
 def _parser():
-    parser = argparse.ArgumentParser(prog='volapi-manage')
-    parser.add_argument('--config-file', action='append', default=[],
-                        help='configuration file (may be repeated)')
-    parser.add_argument('--config-dir', default=None)
+    parser = process.parser('volapi-manage', 'volapi operator commands.')
     groups = parser.add_subparsers(dest='group', required=True)
     subparsers = {}
     for (group, name), (fn, help_text) in COMMANDS.items():
