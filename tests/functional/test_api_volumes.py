@@ -345,6 +345,23 @@ class UpdateDeleteTest(api_fixtures.APITestCase):
         self.assertEqual('desc', volume['description'])
         self.assertEqual({'b': '2'}, volume['metadata'])
 
+    def test_refused_update_changes_nothing(self):
+        volume_id = self.create_volume(name='old', metadata={'a': '1'}).json[
+            'volume']['id']
+        self.app.post_json(
+            '/v3/admin/volumes/%s/action' % volume_id,
+            {'os-reset_status': {'status': 'maintenance'}},
+            headers=api_fixtures.ADMIN, status=202)
+        response = self.app.put_json(
+            '/v3/volumes/%s' % volume_id,
+            {'volume': {'name': 'new', 'metadata': {'b': '2'}}},
+            headers=self.owner, status=400)
+        self.assertIn('maintenance', self.fault(response, 400))
+        volume = self.app.get('/v3/volumes/%s' % volume_id,
+                              headers=self.owner).json['volume']
+        self.assertEqual('old', volume['name'])
+        self.assertEqual({'a': '1'}, volume['metadata'])
+
     def test_update_needs_a_field_from_353(self):
         volume_id = self.create_volume().json['volume']['id']
         self.app.put_json('/v3/volumes/%s' % volume_id, {'volume': {}},

@@ -26,12 +26,15 @@ METADATA = models.VolumeMetadata.__table__
 
 @db_api.retry_on_deadlock
 def _write(context, volume_id, metadata=None, replace_all=False,
-           delete_key=None):
-    """Returns False only when ``delete_key`` was not there."""
+           delete_key=None, values=None):
+    """Returns False only when ``delete_key`` was not there.
+
+    ``values`` are more volume columns written by the same compare-and-swap,
+    so that a refused write changes nothing at all."""
     with session.writer.connection.using(context) as conn:
         db_api.update_or_explain(
             context, models.Volume, volume_id,
-            {'updated_at': timeutils.utcnow()},
+            dict(values or {}, updated_at=timeutils.utcnow()),
             {'status': cond.Not('maintenance')}, project_only=True)
         mine = METADATA.c.volume_id == volume_id
         if delete_key is not None:
@@ -56,9 +59,10 @@ def _read(context, volume_id):
                     .all())
 
 
-def replace(context, volume, metadata):
-    """Make ``metadata`` the volume's whole metadata."""
-    _write(context, volume.id, metadata, replace_all=True)
+def replace(context, volume, metadata, values=None):
+    """Make ``metadata`` the volume's whole metadata (and set the volume
+    columns ``values`` in the same compare-and-swap)."""
+    _write(context, volume.id, metadata, replace_all=True, values=values)
 
 
 def _volume(volume_id, action):

@@ -88,12 +88,14 @@ class VolumeController:
                 values[column] = value.strip() if isinstance(value, str) \
                     else value
         metadata = changes.get('metadata')
-        if values:
+        if metadata is not None:
+            # One compare-and-swap for both, so a refused metadata change
+            # (e.g. in 'maintenance') leaves the name unchanged too.
+            volume_metadata.replace(context, volume, metadata, values)
+        elif values:
             # Name and description are free for any status; the only
             # condition is that the volume is still there.
             volume.conditional_update_or_raise(values, expected_values={})
-        if metadata is not None:
-            volume_metadata.replace(context, volume, metadata)
         return _show_by_id(context, self.volume_id, volume_policies.UPDATE)
 
     @index.when(method='DELETE')
