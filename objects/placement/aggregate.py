@@ -76,11 +76,8 @@ def _set(context, provider, uuids, generation, bump):
         if bump:
             generation = rp_obj.increment_generation(
                 context, provider.id, generation)
-        elif not db_api.conditional_update(
-                context, models.ResourceProvider,
-                {'generation': generation},
-                {'id': provider.id, 'generation': generation}):
-            raise exception.ResourceProviderConcurrentUpdateDetected()
+        else:
+            rp_obj.hold_at_generation(context, provider.id, generation)
         ids = _ensure_aggregates(conn, uuids) if uuids else {}
         where = [RP_AGGREGATES.c.resource_provider_id == provider.id]
         if ids:

@@ -161,6 +161,13 @@ def _touch(context, provider_id, expected):
         dict(expected, id=provider_id))
 
 
+def hold_at_generation(context, provider_id, generation):
+    """Hold a provider for the rest of the transaction without bumping its
+    generation; ResourceProviderConcurrentUpdateDetected if it moved."""
+    if not _touch(context, provider_id, {'generation': generation}):
+        raise exception.ResourceProviderConcurrentUpdateDetected()
+
+
 def _hold_roots(context, root_ids):
     # In id order, so two operations on the same trees queue rather than
     # deadlock.

@@ -150,11 +150,7 @@ def _set_for_provider(context, provider, names, generation):
             add = set(wanted.values()) - have
             drop = have - set(wanted.values())
             if not add and not drop:
-                if not db_api.conditional_update(
-                        context, models.ResourceProvider,
-                        {'generation': generation},
-                        {'id': provider.id, 'generation': generation}):
-                    raise exception.ResourceProviderConcurrentUpdateDetected()
+                rp_obj.hold_at_generation(context, provider.id, generation)
                 return generation
             generation = rp_obj.increment_generation(
                 context, provider.id, generation)
