@@ -77,6 +77,17 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             {'resource_type': resource_type, 'resource_id': resource_id,
              'service_id': service_id, 'cleaning': False})
 
+    def still_claimed(self, context):
+        """Inside the transaction that repairs this row's resource: True if
+        the row is still the one :meth:`claim_for_cleanup` took (same id,
+        holder and race_preventer, still ``cleaning``), so a reset and a new
+        operation since then are left alone. A compare-and-swap, so it also
+        locks the row until that transaction ends."""
+        return db_api.conditional_update(
+            context, self.model, {'updated_at': timeutils.utcnow()},
+            {'id': self.id, 'service_id': self.service_id,
+             'race_preventer': self.race_preventer, 'cleaning': True})
+
     def claim_for_cleanup(self, stale, service_id=None):
         """Take over this row to repair its resource: one CAS that expects
         the holder and race_preventer this object loaded and ``stale`` (see

@@ -140,6 +140,25 @@ class CleanupTest(base.DatabaseTestCase):
         self.assertEqual('available', self.status(volume))
         self.assertIsNone(wf.worker_row(self.context, 'volume', volume.id))
 
+    def test_repair_after_the_row_changed_since_the_claim_does_nothing(self):
+        dead = wf.make_service(self.context, 'dead@file', age=DEAD)
+        volume = self.extending_volume(holder=dead)
+        stale = cleanup._stale()
+        claimed, = objects.Worker.get_stale(self.context, stale)
+        self.assertTrue(claimed.claim_for_cleanup(stale))
+        # Between the claim and the repair: an admin resets the volume and a
+        # new extend begins.
+        transitions.apply(self.context, 'reset_status', volume,
+                          status='available')
+        volume.refresh()
+        transitions.apply(self.context, 'extend', volume, new_size=3)
+        new_row = wf.worker_row(self.context, 'volume', volume.id)
+        self.assertFalse(cleanup.repair_claimed(self.context, claimed))
+        self.assertEqual('extending', self.status(volume))
+        kept = wf.worker_row(self.context, 'volume', volume.id)
+        self.assertEqual((new_row.id, new_row.race_preventer, False),
+                         (kept.id, kept.race_preventer, kept.cleaning))
+
     # -- the take-over is a compare-and-swap ----------------------------------
     def test_second_cleaner_with_the_same_view_loses(self):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)

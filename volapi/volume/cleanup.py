@@ -52,11 +52,21 @@ def _stale(own_service_id=None, unclaimed_timeout=None, busy=None):
         own_service_id=own_service_id, own_idle=own_idle)
 
 
+class ClaimLost(Exception):
+    """The claimed workers row changed; the repair is rolled back."""
+
+
 def repair(context, worker, stale, cleaner_id=None):
     """Take ``worker`` over and repair its resource; False if someone else
     (another cleaner, or its holder, alive after all) has it."""
     if not worker.claim_for_cleanup(stale, service_id=cleaner_id):
         return False
+    return repair_claimed(context, worker)
+
+
+def repair_claimed(context, worker):
+    """Repair the resource of ``worker``, a row claim_for_cleanup took;
+    False if the row changed since (e.g. reset_status and a new operation)."""
     name = transitions.CLEANUP.get((worker.resource_type, worker.status))
     what = '%s %s (%s)' % (worker.resource_type, worker.resource_id,
                            worker.status)
@@ -64,15 +74,28 @@ def repair(context, worker, stale, cleaner_id=None):
         LOG.error('cleanup: no repair is known for %s; dropping the row',
                   what)
     else:
+        def still_claimed(ctx):
+            if not worker.still_claimed(ctx):
+                raise ClaimLost()
+
         try:
             resource = getattr(objects, RESOURCES[worker.resource_type]) \
                 .get_by_id(context, worker.resource_id, include_deleted=True)
-            # The transition deletes the workers row with the repair.
-            transitions.apply(context, name, resource)
+            # The transition deletes the workers row with the repair, in one
+            # transaction with the proof that the row is still the claimed one.
+            transitions.run(context, still_claimed,
+                            transitions.prepare(context, name, resource))
             LOG.warning('cleanup: %s repaired by %s', what, name)
+        except ClaimLost:
+            LOG.info('cleanup: %s not repaired: its row changed since the '
+                     'claim (a new operation began)', what)
+            return False
         except (db_exc.ConditionNotMet, db_exc.NotFound) as e:
             # The resource has moved on; only the row was left behind.
             LOG.info('cleanup: %s needs no repair: %s', what, e)
+        except db_exc.ConcurrentUpdate as e:
+            LOG.warning('cleanup: %s not repaired: %s', what, e)
+            return False
     worker.delete_if_held()
     return True
 
