@@ -24,7 +24,9 @@ QUERIES = ['limit=1e99', 'limit=', 'marker=', "marker='", 'sort=:',
            'with_count=maybe', 'metadata={', 'metadata={1:2}',
            'bootable=maybe', 'size=big', 'size=99999999999999999999',
            'limit=99999999999999999999', 'size=-1', 'name~=%25', 'status=%00',
-           'is_public=perhaps', 'extra_specs={', 'cascade=x', 'force=x']
+           'is_public=perhaps', 'extra_specs={', 'cascade=x', 'force=x',
+           'size~=1', 'multiattach=foo', 'created_at=foo',
+           'launched_at=2001-02-30']
 
 
 class NoServerErrorTest(api_fixtures.APITestCase):

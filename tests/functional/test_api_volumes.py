@@ -319,6 +319,32 @@ class ShowListTest(api_fixtures.APITestCase):
         self.assertEqual('Invalid filters color are found in query options.',
                          self.fault(response, 400))
 
+    def test_filter_values_must_fit_the_column(self):
+        volume_id = self.create_volume(size=12).json['volume']['id']
+        admin = dict(api_fixtures.ADMIN,
+                     **{'OpenStack-API-Version': 'volume 3.34'})
+        cases = [('size~=1', api_fixtures.caller(version='3.34'), 'size~'),
+                 ('size~=1', admin, 'size~'),
+                 ('created_at~=2', admin, 'created_at~'),
+                 ('multiattach=foo', admin, 'multiattach=foo'),
+                 ('created_at=foo', admin, 'created_at=foo'),
+                 ('size=foo', admin, 'size=foo')]
+        for query, headers, expected in cases:
+            response = self.app.get('/v3/volumes?all_tenants=1&' + query,
+                                    headers=headers, status=400)
+            self.assertIn(expected, self.fault(response, 400), query)
+
+        def listed(query):
+            return [v['id'] for v in self.app.get(
+                '/v3/volumes?all_tenants=1&' + query,
+                headers=admin).json['volumes']]
+
+        self.assertEqual([volume_id], listed('multiattach=false'))
+        self.assertEqual([], listed('multiattach=true'))
+        self.assertEqual([volume_id], listed('size=12'))
+        self.assertEqual([], listed('created_at=2001-02-03T04:05:06Z'))
+        self.assertEqual([volume_id], listed('status~=creat'))
+
     def test_with_count(self):
         for _ in range(3):
             self.create_volume()

@@ -10,8 +10,10 @@ order and page, following Cinder's rules:
 - from 3.34 ``key~=value`` filters by substring.
 """
 import ast
+import datetime
 
 from oslo_utils import strutils
+from oslo_utils import timeutils
 
 from db import models
 from volapi.api import common
@@ -27,6 +29,10 @@ NOT_FILTERS = ('limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir',
 COLUMNS = {column.key for column in models.Volume.__table__.c} - {
     'deleted', 'deleted_at'}
 RENAMED = {'name': 'display_name', 'description': 'display_description'}
+# The Python type of each column: a filter value is converted to it here,
+# as PostgreSQL rejects a string compared with a non-string column.
+COLUMN_TYPES = {column.key: column.type.python_type
+                for column in models.Volume.__table__.c}
 
 
 class VolumeQuery:
@@ -89,13 +95,15 @@ class VolumeQuery:
             if column not in COLUMNS:
                 return None
             if like:
+                if COLUMN_TYPES[column] is not str:
+                    raise errors.BadRequest(
+                        'Invalid input received: %s~ (a like filter applies '
+                        'to string fields only)' % name)
                 filters[column + '~'] = value
             elif column == 'bootable':
                 filters[column] = _bootable(value, version)
-            elif column == 'size':
-                filters[column] = _size(value)
             else:
-                filters[column] = value
+                filters[column] = _typed(name, column, value)
         return filters
 
 
@@ -113,14 +121,23 @@ def _metadata(value):
     return metadata
 
 
-def _size(value):
+def _typed(name, column, value):
+    """``value`` as the type of ``column``, or a 400 naming the filter."""
+    kind = COLUMN_TYPES[column]
     try:
-        size = int(value)
+        if kind is int:
+            number = int(value)
+            if not 0 <= number <= common.DB_MAX_INT:
+                raise ValueError(value)
+            return number
+        if kind is bool:
+            return strutils.bool_from_string(value, strict=True)
+        if kind is datetime.datetime:
+            return timeutils.normalize_time(timeutils.parse_isotime(value))
     except ValueError:
-        size = None
-    if size is None or not 0 <= size <= common.DB_MAX_INT:
-        raise errors.BadRequest('Invalid input received: size=%s' % value)
-    return size
+        raise errors.BadRequest(
+            'Invalid input received: %s=%s' % (name, value)) from None
+    return value
 
 
 def _bootable(value, version):
