@@ -36,6 +36,27 @@ _TYPE_BY_NAME = _WITH_SPECS.where(_TYPES.c.name == sa.bindparam('ident'),
                                   _TYPES.c.deleted == sa.false())
 
 
+# Cinder's rule: a type makes multiattach volumes when its extra spec
+# ``multiattach`` is '<is> True' (compared here after strip, ignoring case).
+MULTIATTACH_KEY = 'multiattach'
+_MULTIATTACH_ON = '<is> true'
+
+
+def is_multiattach(extra_specs):
+    """Whether a type with these extra specs makes multiattach volumes."""
+    value = extra_specs.get(MULTIATTACH_KEY)
+    return isinstance(value, str) and value.strip().lower() == _MULTIATTACH_ON
+
+
+def multiattach_criterion(type_id):
+    """SQL: :func:`is_multiattach` for the type ``type_id`` (an id or a SQL
+    expression), for compare-and-swaps that decide it in the database."""
+    return sa.exists().where(
+        _SPECS.c.volume_type_id == type_id,
+        _SPECS.c.key == MULTIATTACH_KEY,
+        sa.func.lower(sa.func.trim(_SPECS.c.value)) == _MULTIATTACH_ON)
+
+
 class VolumeTypeExists(Exception):
     def __init__(self, name):
         self.name = name

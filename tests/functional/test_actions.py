@@ -5,6 +5,7 @@ every kind answered with a 4xx fault that names the problem (never a 500).
 import uuid
 
 from db import models
+from db import session
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 
@@ -290,6 +291,18 @@ class ActionsTest(ActionTestCase):
             "'%s'" % (type_id, type_id),
             self.refused({'os-retype': {'new_type': type_id}},
                          volume_id=volume.id))
+
+    def test_retype_to_a_private_type_is_for_admins_only(self):
+        type_id = rows.volume_type(self.context, name='secret')
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(models.VolumeType.__table__.update().where(
+                models.VolumeType.id == type_id).values(is_public=False))
+        self.assertEqual('Volume type secret could not be found.',
+                         self.refused({'os-retype': {'new_type': 'secret'}},
+                                      status=404))
+        self.assertEqual('available', self.status())
+        self.act({'os-retype': {'new_type': 'secret'}}, headers=ADMIN)
+        self.assertEqual('retyping', self.status())
 
     def test_delete_refused_with_snapshots_unless_cascade(self):
         snapshot = rows.snapshot(self.context, self.volume)

@@ -25,6 +25,7 @@ from db import models
 from db import session
 import objects
 from objects import volume_list
+from objects import volume_type as type_obj
 from volapi.volume import transitions
 
 LOG = logging.getLogger(__name__)
@@ -270,34 +271,14 @@ def reset_status(context, volume_id, status=None, attach_status=None,
     on_volume(context, volume_id, build, authorize)
 
 
-def get_volume_type(context, name_or_id):
-    """A live volume type by id or name; NotFound otherwise."""
-    table = models.VolumeType.__table__
-    query = sa.select(table.c.id).where(
-        table.c.deleted == sa.false(),
-        sa.or_(table.c.id == name_or_id, table.c.name == name_or_id))
-    with session.reader.connection.using(context) as conn:
-        type_id = conn.execute(query).scalar()
-    if type_id is None:
-        raise db_exc.NotFound('volume type', name_or_id)
-    return type_id
-
-
-def _type_is_multiattach(context, type_id):
-    spec = models.VolumeTypeExtraSpec.__table__
-    with session.reader.connection.using(context) as conn:
-        value = conn.execute(sa.select(spec.c.value).where(
-            spec.c.volume_type_id == type_id,
-            spec.c.key == 'multiattach')).scalar()
-    return (value or '').strip().lower() in ('<is> true', 'true')
-
-
 def retype(context, volume_id, new_type, migration_policy='never',
            version=None, authorize=None):
     """Change the type on the same backend (no migration is ever made,
     so ``migration_policy`` only documents the caller's consent)."""
-    new_type_id = get_volume_type(context, new_type)
-    multiattach = _type_is_multiattach(context, new_type_id)
+    volume_type = type_obj.VolumeType.get(context, new_type,
+                                          include_private=context.is_admin)
+    new_type_id = volume_type.id
+    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume = on_volume(context, volume_id, lambda ctx, volume: [
         transitions.prepare(
             ctx, 'retype', volume, version=version, new_type_id=new_type_id,

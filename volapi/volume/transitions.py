@@ -37,6 +37,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+from objects import volume_type
 
 Volume = models.Volume
 Snapshot = models.Snapshot
@@ -293,11 +294,7 @@ def _previous_attached_status(params):
 
 
 def _type_is_multiattach(params):
-    spec = models.VolumeTypeExtraSpec
-    return sa.exists().where(
-        spec.volume_type_id == params['volume_type_id'],
-        spec.key == 'multiattach',
-        sa.func.lower(spec.value).in_(('<is> true', 'true')))
+    return volume_type.multiattach_criterion(params['volume_type_id'])
 
 
 STATUS_AFTER_UNRESERVE = Computed(

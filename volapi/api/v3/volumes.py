@@ -349,7 +349,7 @@ def _new_volume(context, spec):
     size = _size(spec, source_size, what)
     volume_type = _volume_type(context, spec, source_type_id)
     guards.insert(0, volume_type.guard_in_use)
-    multiattach = volume_type.extra_specs.get('multiattach') == '<is> True'
+    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume_id = str(uuid.uuid4())
     # The workers row goes in with the volume row, so a crash between the
     # two can never leave a 'creating' volume that no cleanup would find.
