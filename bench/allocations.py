@@ -9,9 +9,12 @@ resource providers with DISK_GB inventory, then measures claims of new
 consumers (PUT /allocations/{new uuid}, microversion 1.28,
 ``consumer_generation: null``, 1 DISK_GB each) spread over the 20
 providers, with 1, 8 and 32 concurrent clients (each with its own
-keep-alive connection): claims/s, p50/p99 latency, and the 409s (by error
-code: on providers with room to spare, every 409 is a lost generation
-race). Then the contention case: 32 clients claiming on one provider.
+keep-alive connection, http.client): claims/s, p50/p99 latency, the 409s
+(by error code: on providers with room to spare, every 409 is a lost
+generation race) and the bench client's own CPU time per request (what it
+took from a server on the same machine); requests sent again after the
+server dropped an idle connection are counted with the errors. Then the
+contention case: 32 clients claiming on one provider.
 Finally the invariant check: for each provider, the sum of its allocations
 equals its usage and is within capacity. With several URLs the levels are
 interleaved (A at 1 client, B at 1 client, A at 8, ...) so that both see
@@ -63,6 +66,7 @@ settings, a separate database)::
 """
 import argparse
 import collections
+import http.client
 import json
 import statistics
 import sys
@@ -70,7 +74,7 @@ import threading
 import time
 import uuid as uuidlib
 
-import requests
+import keepalive_client
 
 PROVIDERS = 20
 CAPACITY = 10 ** 6              # room to spare: no claim fails for capacity
@@ -83,66 +87,73 @@ class Target:
 
     def __init__(self, url, token):
         self.url = url.rstrip('/')
-        self.token = token
         self.providers = []
         self.contended = None
+        self.headers = {'X-Auth-Token': token, 'Accept': 'application/json',
+                        'OpenStack-API-Version': 'placement %s' % VERSION}
+        self.json_headers = dict(self.headers,
+                                 **{'Content-Type': 'application/json'})
 
-    def session(self):
-        session = requests.Session()
-        session.headers.update({
-            'X-Auth-Token': self.token, 'Accept': 'application/json',
-            'OpenStack-API-Version': 'placement %s' % VERSION})
-        return session
+    def connect(self):
+        """A keep-alive connection of its own (one per client thread)."""
+        return keepalive_client.Connection(self.url, timeout=300)
 
-    def call(self, session, method, path, body=None, expect=None):
-        response = session.request(
-            method, self.url + path,
-            data=None if body is None else json.dumps(body),
-            headers={'Content-Type': 'application/json'} if body else {},
-            timeout=300)
-        if expect is not None and response.status_code != expect:
+    def call(self, connection, method, path, body=None, expect=None):
+        """(status, response body bytes); ``body`` is sent as JSON."""
+        status, content = connection.request(
+            method, path, None if body is None else json.dumps(body).encode(),
+            self.headers if body is None else self.json_headers)
+        if expect is not None and status != expect:
             raise RuntimeError('%s %s%s: %d %s' % (
-                method, self.url, path, response.status_code,
-                response.text[:500]))
-        return response
+                method, self.url, path, status,
+                content[:500].decode(errors='replace')))
+        return status, content
 
-    def create_provider(self, session, name, capacity):
+    def create_provider(self, connection, name, capacity):
         uuid = str(uuidlib.uuid4())
-        self.call(session, 'POST', '/resource_providers',
+        self.call(connection, 'POST', '/resource_providers',
                   {'uuid': uuid, 'name': name}, expect=200)
-        self.call(session, 'PUT', '/resource_providers/%s/inventories' % uuid,
+        self.call(connection, 'PUT',
+                  '/resource_providers/%s/inventories' % uuid,
                   {'resource_provider_generation': 0,
                    'inventories': {'DISK_GB': {'total': capacity}}},
                   expect=200)
         return uuid, capacity
 
     def set_up(self):
-        session = self.session()
+        connection = self.connect()
         tag = uuidlib.uuid4().hex[:8]
         self.providers = [
-            self.create_provider(session, 'bench-%s-%d' % (tag, n),
+            self.create_provider(connection, 'bench-%s-%d' % (tag, n),
                                  CAPACITY)
             for n in range(PROVIDERS)]
         self.contended = self.create_provider(
-            session, 'bench-%s-contended' % tag, CONTENTION_CAPACITY)
+            connection, 'bench-%s-contended' % tag, CONTENTION_CAPACITY)
+        connection.close()
 
 
-def claim(target, session, provider):
+def claim_body(provider):
+    """The claim of one DISK_GB on ``provider`` by a new consumer."""
+    return json.dumps({
+        'allocations': {provider: {'resources': {'DISK_GB': 1}}},
+        'project_id': 'bench', 'user_id': 'bench',
+        'consumer_generation': None}).encode()
+
+
+def claim(target, connection, body):
     """One new-consumer claim: (seconds, status, error code or None)."""
-    body = {'allocations': {provider: {'resources': {'DISK_GB': 1}}},
-            'project_id': 'bench', 'user_id': 'bench',
-            'consumer_generation': None}
     started = time.perf_counter()
-    response = target.call(session, 'PUT',
-                           '/allocations/%s' % uuidlib.uuid4(), body)
+    status, content = connection.request(
+        'PUT', '/allocations/%s' % uuidlib.uuid4(), body,
+        target.json_headers)
     elapsed = time.perf_counter() - started
     code = None
-    if response.status_code >= 400:
+    if status >= 400:
         try:
-            code = response.json()['errors'][0].get('code')
-        except (ValueError, KeyError, IndexError):
-            code = response.text[:80]
-    return elapsed, response.status_code, code
+            code = json.loads(content)['errors'][0].get('code')
+        except (ValueError, KeyError, IndexError, TypeError):
+            code = content[:80].decode(errors='replace')
+    return elapsed, status, code
 
 
 def measure(target, clients, duration, providers):
@@ -150,22 +161,23 @@ def measure(target, clients, duration, providers):
     ``providers`` (each thread goes round them from its own offset)."""
     latencies, statuses, codes = [], collections.Counter(), \
         collections.Counter()
+    bodies = [claim_body(provider) for provider in providers]
     lock = threading.Lock()
     start = threading.Barrier(clients + 1)
     stop = threading.Event()
 
     def client(index):
-        session = target.session()
+        connection = target.connect()
         mine, my_statuses, my_codes = [], collections.Counter(), \
             collections.Counter()
         start.wait()
         n = index
         while not stop.is_set():
-            provider = providers[n % len(providers)]
+            body = bodies[n % len(bodies)]
             n += 1
             try:
-                elapsed, status, code = claim(target, session, provider)
-            except requests.RequestException as exc:
+                elapsed, status, code = claim(target, connection, body)
+            except (OSError, http.client.HTTPException) as exc:
                 my_statuses['error'] += 1
                 my_codes[type(exc).__name__] += 1
                 continue
@@ -173,6 +185,9 @@ def measure(target, clients, duration, providers):
             my_statuses[status] += 1
             if code:
                 my_codes['%d %s' % (status, code)] += 1
+        connection.close()
+        if connection.reconnects:
+            my_codes['reconnects'] += connection.reconnects
         with lock:
             latencies.extend(mine)
             statuses.update(my_statuses)
@@ -180,6 +195,7 @@ def measure(target, clients, duration, providers):
 
     threads = [threading.Thread(target=client, args=(i,))
                for i in range(clients)]
+    cpu_started = time.process_time()
     for thread in threads:
         thread.start()
     start.wait()
@@ -189,6 +205,8 @@ def measure(target, clients, duration, providers):
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - began
+    client_cpu = time.process_time() - cpu_started
+    requests_made = sum(statuses.values())
     return {'clients': clients, 'claims': statuses.get(204, 0),
             'rate': statuses.get(204, 0) / elapsed,
             'p50': _percentile(latencies, 50), 'p99': _percentile(latencies,
@@ -196,7 +214,8 @@ def measure(target, clients, duration, providers):
             '409': statuses.get(409, 0),
             'other': sum(n for s, n in statuses.items()
                          if s not in (204, 409)),
-            'codes': dict(codes)}
+            'codes': dict(codes),
+            'client_ms': client_cpu * 1000 / max(1, requests_made)}
 
 
 def _percentile(values, pct):
@@ -211,26 +230,29 @@ def _percentile(values, pct):
 def check_invariant(target):
     """Per provider: sum of allocations == usage <= capacity. Returns the
     list of violations."""
-    session = target.session()
+    connection = target.connect()
     problems = []
     for uuid, capacity in target.providers + [target.contended]:
-        held = target.call(session, 'GET', '/resource_providers/%s/'
-                           'allocations' % uuid, expect=200).json()
+        held = json.loads(target.call(
+            connection, 'GET', '/resource_providers/%s/allocations' % uuid,
+            expect=200)[1])
         total = sum(a['resources'].get('DISK_GB', 0)
                     for a in held['allocations'].values())
-        usage = target.call(session, 'GET', '/resource_providers/%s/usages'
-                            % uuid, expect=200).json()['usages'].get(
-                                'DISK_GB', 0)
+        usage = json.loads(target.call(
+            connection, 'GET', '/resource_providers/%s/usages' % uuid,
+            expect=200)[1])['usages'].get('DISK_GB', 0)
         if not (total == usage <= capacity):
             problems.append('%s: allocations %d, usage %d, capacity %d' % (
                 uuid, total, usage, capacity))
+    connection.close()
     return problems
 
 
 def _row(label, result):
-    return '%-34s %7d %6d %9.1f %8.1f %8.1f %6d %6d  %s' % (
+    return '%-34s %7d %6d %9.1f %8.1f %8.1f %6d %6d %9.2f  %s' % (
         label, result['clients'], result['claims'], result['rate'],
         result['p50'], result['p99'], result['409'], result['other'],
+        result['client_ms'],
         ', '.join('%s: %d' % kv for kv in sorted(result['codes'].items()))
         or '-')
 
@@ -253,9 +275,9 @@ def main(argv=None):
     print('new-consumer claims, microversion %s, %d providers '
           '(DISK_GB %d each), %.0fs per measurement'
           % (VERSION, PROVIDERS, CAPACITY, args.duration))
-    print('%-34s %7s %6s %9s %8s %8s %6s %6s  %s' % (
+    print('%-34s %7s %6s %9s %8s %8s %6s %6s %9s  %s' % (
         'target', 'clients', 'ok', 'claims/s', 'p50 ms', 'p99 ms', '409',
-        'other', '409 codes / errors'))
+        'other', 'client ms', '409 codes / errors'))
     results = collections.defaultdict(dict)
     for clients in levels:
         for target in targets:
