@@ -13,12 +13,12 @@ keep-alive connection, http.client): claims/s, p50/p99 latency, the 409s
 (by error code: on providers with room to spare, every 409 is a lost
 generation race) and the bench client's own CPU time per request (what it
 took from a server on the same machine); requests sent again after the
-server dropped an idle connection are counted with the errors. Then the
-contention case: 32 clients claiming on one provider.
-Finally the invariant check: for each provider, the sum of its allocations
-equals its usage and is within capacity. With several URLs the levels are
-interleaved (A at 1 client, B at 1 client, A at 8, ...) so that both see
-the same machine.
+server dropped an idle connection show in the last column as
+``reconnects: N``. Then the contention case: 32 clients claiming on one
+provider. Finally the invariant check: for each provider, the sum of its
+allocations equals its usage and is within capacity. With several URLs the
+levels are interleaved (A at 1 client, B at 1 client, A at 8, ...) so that
+both see the same machine.
 
 Requests carry ``X-Auth-Token`` (``--token``, default ``admin``: noauth2's
 admin, in volapi and in Placement).
