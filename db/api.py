@@ -466,7 +466,7 @@ def _first_unmet(context, model, ident, conditions, include_deleted,
     table = model.__table__
     python_checked = [c for c in conditions if c.checks_in_python]
     sql_checked = [c for c in conditions if not c.checks_in_python]
-    columns = sorted({c.field for c in python_checked})
+    columns = sorted({f for c in python_checked for f in c.fields})
     selected = [table.c[name] for name in columns]
     selected += [sa.case((c.clause(model), sa.true()), else_=sa.false())
                  .label('cond_%d' % i) for i, c in enumerate(sql_checked)]

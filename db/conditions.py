@@ -82,6 +82,11 @@ class Condition:
     # others are re-evaluated in SQL for the one row.
     checks_in_python = True
 
+    @property
+    def fields(self):
+        """The columns ``actual(row)`` reads."""
+        return (self.field,)
+
     def clause(self, model):
         raise NotImplementedError
 

@@ -192,16 +192,23 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         multi = rows.volume(self.context, status='in-use', multiattach=True)
         self.assertTrue(t.apply(self.context, 'reserve', multi))
 
-    def test_reserve_refused_if_multiattach_changed_since_read(self):
-        volume = rows.volume(self.context, status='in-use', multiattach=True)
-        volume.multiattach = False  # what an older read saw
-        volume.obj_reset_changes()
+    def test_reserve_decides_multiattach_on_the_row_not_on_the_read(self):
+        # What an older read saw does not matter: the UPDATE tests the row.
+        multi = rows.volume(self.context, status='in-use', multiattach=True)
+        multi.multiattach = False
+        multi.obj_reset_changes()
+        self.assertTrue(t.apply(self.context, 'reserve', multi))
+        self.assertEqual('attaching', self.reread(multi)['status'])
+        single = rows.volume(self.context, status='in-use')
+        single.multiattach = True
+        single.obj_reset_changes()
         self.assertRefused("volume status must be 'available', it is "
-                           "'in-use'", 'reserve', volume)
-        available = rows.volume(self.context, multiattach=True)
-        available.multiattach = False
-        self.assertRefused('volume multiattach must be False, it is True',
-                           'reserve', available)
+                           "'in-use'", 'reserve', single)
+
+    def test_reserve_explains_multiattach_statuses(self):
+        multi = rows.volume(self.context, status='error', multiattach=True)
+        self.assertRefused("volume status must be one of 'available', "
+                           "'in-use', it is 'error'", 'reserve', multi)
 
     def test_unreserve_is_lenient_and_follows_attachments(self):
         volume = rows.volume(self.context)

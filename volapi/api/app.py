@@ -6,6 +6,7 @@ application (object dispatch, no templates, one error hook).
 """
 import pecan
 import pecan.core
+import pecan.routing
 
 from volapi.api import auth
 from volapi.api import middleware
@@ -34,8 +35,10 @@ def _remembering(getargspec):
     return cached
 
 
-if not getattr(pecan.core.getargspec, 'remembering', False):
-    pecan.core.getargspec = _remembering(pecan.core.getargspec)
+# pecan.core asks per handler, pecan.routing per ``_route`` hop.
+for _module in (pecan.core, pecan.routing):
+    if not getattr(_module.getargspec, 'remembering', False):
+        _module.getargspec = _remembering(_module.getargspec)
 
 
 class _Pecan(pecan.Pecan):

@@ -121,12 +121,59 @@ class Requirement:
 
 @dataclasses.dataclass(frozen=True)
 class Also:
-    """More source statuses, allowed only ``when`` (described by ``text``).
-    ``when(obj, params, version)``; version is None for internal callers,
-    who are not bound by microversions."""
+    """More source statuses (described by ``text``), allowed either when
+    the request says so, ``when(params, version)`` (version is None for
+    internal callers, who are not bound by microversions), or while the
+    row's boolean column ``flag`` is true: decided in SQL, on the row the
+    UPDATE changes, so nothing read earlier has to be proved unchanged."""
     statuses: tuple
     text: str
-    when: object
+    when: object = None
+    flag: str = None
+
+
+class SourceStatus(cond.Condition):
+    """The status a transition starts from: one of ``statuses``, or of an
+    Also's statuses while its ``flag`` column is true. Explained from the
+    row as the statuses that row allows: "volume status must be
+    'available', it is 'in-use'" for a volume that is not multiattach."""
+
+    def __init__(self, field, statuses, flagged):
+        self.field = field
+        self.statuses = tuple(statuses)
+        self.flagged = tuple(flagged)  # ((flag column, statuses), ...)
+
+    @property
+    def fields(self):
+        return (self.field,) + tuple(flag for flag, _ in self.flagged)
+
+    def __repr__(self):
+        return 'SourceStatus(%s in %r, %r)' % (self.field, self.statuses,
+                                               self.flagged)
+
+    def clause(self, model):
+        column = cond.column_of(model, self.field)
+        allowed = [column.in_(self.statuses)]
+        for flag, statuses in self.flagged:
+            allowed.append(sa.and_(column.in_(statuses),
+                                   cond.column_of(model, flag)
+                                   == sa.true()))
+        return sa.or_(*allowed) if len(allowed) > 1 else allowed[0]
+
+    def actual(self, row):
+        allowed = list(self.statuses)
+        for flag, statuses in self.flagged:
+            if row[flag]:
+                allowed += [s for s in statuses if s not in allowed]
+        return row[self.field], tuple(allowed)
+
+    def holds(self, actual):
+        status, allowed = actual
+        return status in allowed
+
+    def explain(self, actual, what):
+        status, allowed = actual
+        return cond.Expect(self.field, allowed).explain(status, what)
 
 
 class LessThan(cond.Condition):
@@ -250,17 +297,13 @@ AVAILABLE_TO_CHANGE_MULTIATTACH = Requirement(
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
 
-def _multiattach(obj, params, version):
-    return bool(obj.multiattach)
-
-
 def _since(version_tuple):
-    def when(obj, params, version):
+    def when(params, version):
         return version is None or version >= version_tuple
     return when
 
 
-def _forced(obj, params, version):
+def _forced(params, version):
     return bool(params.get('force'))
 
 
@@ -359,8 +402,7 @@ _TABLE = [
     Transition(
         'reserve', 'volume', 'os-reserve: hold the volume for an attach',
         source=('available',),
-        also=(Also(('in-use',), WHEN_MULTIATTACH, _multiattach),),
-        requires=(Unchanged('multiattach'),),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
         values={'status': 'attaching'}),
     Transition(
         'unreserve', 'volume', 'os-unreserve: drop the hold',
@@ -382,8 +424,8 @@ _TABLE = [
         'attach', 'volume',
         'os-attach: record an attachment (inserted in the same transaction)',
         source=('attaching', 'available'),
-        also=(Also(('in-use',), WHEN_MULTIATTACH, _multiattach),),
-        requires=(Unchanged('multiattach'), NOT_READONLY_FOR_RW),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        requires=(NOT_READONLY_FOR_RW,),
         values={'status': 'in-use', 'attach_status': 'attached'}),
     Transition(
         'detach', 'volume',
@@ -433,8 +475,7 @@ _TABLE = [
         'POST /attachments without connector: the attachment row '
         '(reserved) is inserted in the same transaction',
         source=('available',),
-        also=(Also(('in-use',), WHEN_MULTIATTACH, _multiattach),),
-        requires=(Unchanged('multiattach'),),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
         values={'status': 'reserved'},
         min_version=(3, 27)),
     Transition(
@@ -442,8 +483,7 @@ _TABLE = [
         'POST /attachments with a connector: the attachment row (attaching) '
         'is inserted in the same transaction',
         source=('available',),
-        also=(Also(('in-use',), WHEN_MULTIATTACH, _multiattach),),
-        requires=(Unchanged('multiattach'),),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
         values={'status': 'attaching'},
         min_version=(3, 27)),
     Transition(
@@ -680,15 +720,30 @@ def _db_value(value):
     return value
 
 
-def allowed_statuses(transition, obj, params, version):
-    """The source statuses for this call (None: any)."""
+def source_condition(transition, params, version):
+    """The condition on the status this call may start from (None: any)."""
     if transition.source is None:
         return None
     statuses = list(transition.source)
+    flagged = []
     for also in transition.also:
-        if also.when(obj, params, version):
+        if also.flag is not None:
+            flagged.append((also.flag, tuple(also.statuses)))
+        elif also.when(params, version):
             statuses += [s for s in also.statuses if s not in statuses]
-    return tuple(statuses)
+    field = 'attach_status' if transition.resource == 'attachment' \
+        else 'status'
+    return _source_condition(field, tuple(statuses), tuple(flagged))
+
+
+@functools.lru_cache(maxsize=None)
+def _source_condition(field, statuses, flagged):
+    # One object per distinct condition: db.api caches the statement of a
+    # condition class of its own by the object's identity.
+    if flagged:
+        return SourceStatus(field, statuses, flagged)
+    return cond.Expect(field, statuses[0] if len(statuses) == 1
+                       else statuses)
 
 
 @dataclasses.dataclass
@@ -749,12 +804,9 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
     if version is not None:
         check_allowed(context, transition, version)
     conditions = []
-    statuses = allowed_statuses(transition, obj, params, version)
-    if statuses is not None:
-        status_field = ('attach_status' if transition.resource == 'attachment'
-                        else 'status')
-        conditions.append(cond.Expect(
-            status_field, statuses[0] if len(statuses) == 1 else statuses))
+    source = source_condition(transition, params, version)
+    if source is not None:
+        conditions.append(source)
     for field, value in transition.expect.items():
         conditions.append(cond.Expect(field, _resolve(value, obj, params)))
     for requirement in transition.requires:
@@ -780,6 +832,39 @@ def _transaction(context, actions):
     with session.writer.connection.using(context):
         return [a.execute(context) if isinstance(a, Step) else a(context)
                 for a in actions]
+
+
+MODELS = {'volume': Volume, 'snapshot': Snapshot, 'attachment': Attachment}
+
+
+def reads_nothing(transition):
+    """True if the transition needs nothing loaded (no Loaded value, no
+    Unchanged) and keeps no workers row: it can run as a lone UPDATE."""
+    loaded = [v for v in list(transition.expect.values())
+              + list(transition.values.values()) if isinstance(v, Loaded)]
+    loaded += [r for r in transition.requires
+               if isinstance(r, Unchanged) or (
+                   isinstance(r, Bound) and isinstance(r.bound, Loaded))]
+    return not loaded and transition.workers_row is None
+
+
+def apply_to_own(context, name, ident, version=None, **params):
+    """Transition ``name`` of row ``ident`` of the caller's own project,
+    without reading it first: one UPDATE whose WHERE holds the project too.
+
+    True if it changed the row. False if anything is off (no such row in
+    the caller's project, a condition fails): the caller then goes the
+    long way (load, check the policy on what was loaded, :func:`prepare`
+    and :func:`run`), which gives the precise answer. Only for transitions
+    that :func:`reads_nothing`."""
+    transition = TRANSITIONS[name]
+    if not reads_nothing(transition):
+        raise ValueError('%s needs the row read first' % name)
+    step = prepare(context, name, None, version=version, reflect=False,
+                   **params)
+    return db_api.conditional_update(
+        context, MODELS[transition.resource], step.values, {'id': ident},
+        [cond.Expect('project_id', context.project_id)] + step.conditions)
 
 
 def apply(context, name, obj, version=None, **params):

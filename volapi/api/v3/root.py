@@ -1,32 +1,13 @@
 """/v3: the resources, with or without a project id in the URL."""
-import importlib
-
 import pecan
 
 from volapi.api import errors
+from volapi.api import routing
+from volapi.api.v3 import attachments
+from volapi.api.v3 import snapshots
 from volapi.api.v3 import types
 from volapi.api.v3 import volumes
-
-# (attribute, module, class) of controllers other engineers provide; each is
-# mounted once its module exists (see volapi/api/v3/__init__.py).
-PLUGGED = (
-    ('snapshots', 'volapi.api.v3.snapshots', 'SnapshotsController'),
-    ('attachments', 'volapi.api.v3.attachments', 'AttachmentsController'),
-    ('workers', 'volapi.api.v3.workers', 'WorkersController'),
-)
-
-
-def _plugged_controllers():
-    found = {}
-    for attribute, module_name, class_name in PLUGGED:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as e:
-            if e.name != module_name:
-                raise  # the module exists but is broken: say so
-            continue
-        found[attribute] = getattr(module, class_name)()
-    return found
+from volapi.api.v3 import workers
 
 
 class Resources:
@@ -35,37 +16,28 @@ class Resources:
     def __init__(self):
         self.volumes = volumes.VolumesController()
         self.types = types.TypesController()
-        for attribute, controller in _plugged_controllers().items():
-            setattr(self, attribute, controller)
-
-
-class ProjectResources:
-    """/v3/{project_id}/...: the same resources, after the project id in
-    the URL was checked against the caller's."""
-
-    def __init__(self, resources):
-        self.resources = resources
-
-    @pecan.expose()
-    def _lookup(self, project_id, *remainder):
-        if project_id != pecan.request.ctx.project_id:
-            raise errors.BadRequest('Malformed request url')
-        if not remainder:
-            raise errors.NotFound()
-        return self.resources, remainder
+        self.snapshots = snapshots.SnapshotsController()
+        self.attachments = attachments.AttachmentsController()
+        self.workers = workers.WorkersController()
 
 
 class V3Controller:
 
     def __init__(self):
-        resources = Resources()
-        self._project = ProjectResources(resources)
-        for name, value in vars(resources).items():
-            setattr(self, name, value)
+        self._resources = Resources()
+        self._names = frozenset(vars(self._resources))
 
     @pecan.expose()
-    def _lookup(self, *remainder):
-        return self._project, remainder
+    def _route(self, args, request):
+        """``/v3/[{project_id}/]<resource>/...``: a project id in the URL
+        must be the caller's (Cinder's 400 "Malformed request url")."""
+        if args and args[0] not in self._names:
+            project_id, args = args[0], args[1:]
+            if project_id != request.ctx.project_id:
+                raise errors.BadRequest('Malformed request url')
+            if not args:
+                raise errors.NotFound()
+        return routing.walk(self._resources, args)
 
 
 class RootController:

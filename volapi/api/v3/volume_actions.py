@@ -25,6 +25,10 @@ class Action:
     schema: dict
     rule: object      # a policy name, or fn(volume) -> policy name
     handler: object   # fn(context, volume_id, argument, **call)
+    # The service may change the caller's own volume without loading it,
+    # if told that the policy allows the action on the caller's own
+    # volumes (``own_allowed``); the rule must then be a policy name.
+    read_free: bool = False
 
 
 # Each handler calls the service with ``call``: the request's version and
@@ -38,6 +42,11 @@ def _no_argument(service):
     def handler(context, volume_id, argument, **call):
         service(context, volume_id, **call)
     return handler
+
+
+def _read_free(rule, service):
+    return Action(schemas.no_arguments, rule, _no_argument(service),
+                  read_free=True)
 
 
 def _attach(context, volume_id, argument, **call):
@@ -79,16 +88,12 @@ def _extend_rule(volume):
 
 ACTIONS = {
     'os-extend': Action(schemas.extend, _extend_rule, _extend),
-    'os-reserve': Action(schemas.no_arguments, policies.RESERVE,
-                         _no_argument(volume_api.reserve)),
-    'os-unreserve': Action(schemas.no_arguments, policies.UNRESERVE,
-                           _no_argument(volume_api.unreserve)),
-    'os-begin_detaching': Action(
-        schemas.no_arguments, policies.BEGIN_DETACHING,
-        _no_argument(volume_api.begin_detaching)),
-    'os-roll_detaching': Action(
-        schemas.no_arguments, policies.ROLL_DETACHING,
-        _no_argument(volume_api.roll_detaching)),
+    'os-reserve': _read_free(policies.RESERVE, volume_api.reserve),
+    'os-unreserve': _read_free(policies.UNRESERVE, volume_api.unreserve),
+    'os-begin_detaching': _read_free(policies.BEGIN_DETACHING,
+                                     volume_api.begin_detaching),
+    'os-roll_detaching': _read_free(policies.ROLL_DETACHING,
+                                    volume_api.roll_detaching),
     'os-attach': Action(schemas.attach, policies.ATTACH, _attach),
     'os-detach': Action(schemas.detach, policies.DETACH, _detach),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
@@ -115,7 +120,11 @@ def dispatch(request, context, volume_id, body):
             policy.authorize(context, rule,
                              {'project_id': volume.project_id})
 
+    call = {'version': request.api_version, 'authorize': authorize}
+    if action.read_free:
+        call['own_allowed'] = policy.authorize(
+            context, action.rule, {'project_id': context.project_id},
+            do_raise=False)
     with service_errors.translated():
-        action.handler(context, volume_id, argument,
-                       version=request.api_version, authorize=authorize)
+        action.handler(context, volume_id, argument, **call)
     return rest.respond(None, 202)
