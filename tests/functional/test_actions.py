@@ -2,12 +2,18 @@
 the precise refusal when the volume's state forbids it, and bad input of
 every kind answered with a 4xx fault that names the problem (never a 500).
 """
+import os
 import uuid
+
+import fixtures
+import sqlalchemy
+import webtest
 
 from db import models
 from db import session
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
+from volapi.api import app
 
 ADMIN = api_fixtures.ADMIN
 
@@ -178,6 +184,57 @@ class ActionsTest(ActionTestCase):
         self.assertEqual('available', self.status())
         self.act({'os-unreserve': None})  # nothing to undo: as Cinder, 202
         self.assertEqual('available', self.status())
+
+    def statements_of(self, body, **kwargs):
+        """The SQL statements one action sends (pings excluded)."""
+        sent = []
+
+        def record(conn, cursor, statement, parameters, context, many):
+            if statement.strip().upper() not in ('SELECT 1', 'BEGIN',
+                                                 'BEGIN IMMEDIATE'):
+                sent.append(statement.split()[0].upper())
+
+        engine = session.get_engine()
+        sqlalchemy.event.listen(engine, 'before_cursor_execute', record)
+        try:
+            self.act(body, **kwargs)
+        finally:
+            sqlalchemy.event.remove(engine, 'before_cursor_execute', record)
+        return sent
+
+    def test_reserve_of_own_volume_is_one_update(self):
+        self.assertEqual(['UPDATE'], self.statements_of({'os-reserve': None}))
+        self.assertEqual('attaching', self.status())
+        self.assertEqual(['UPDATE'],
+                         self.statements_of({'os-unreserve': None}))
+        self.assertEqual('available', self.status())
+
+    def test_reserve_of_multiattach_in_use_volume_is_one_update(self):
+        multi = rows.volume(self.context, project_id=self.project,
+                            status='in-use', attach_status='attached',
+                            multiattach=True)
+        self.assertEqual(['UPDATE'], self.statements_of(
+            {'os-reserve': None}, volume_id=multi.id))
+        self.assertEqual('attaching', self.status(multi.id))
+
+    def test_admin_reserves_another_projects_volume(self):
+        # Not the admin's own volume: the long way, which loads it.
+        self.act({'os-reserve': None}, headers=ADMIN)
+        self.assertEqual('attaching', self.status())
+
+    def test_policy_is_checked_before_the_update(self):
+        directory = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(directory, 'policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"volume_extension:volume_actions:reserve": '
+                    '"rule:admin_api"\n')
+        self.config.set('oslo_policy', policy_file=path)
+        self.app = webtest.TestApp(app.setup_app(self.config.conf))
+        self.assertIn('reserve', self.refused({'os-reserve': None},
+                                              status=403))
+        self.assertEqual('available', self.status())
+        self.act({'os-reserve': None}, headers=ADMIN)
+        self.assertEqual('attaching', self.status())
 
     def test_extend_and_its_microversion_for_in_use(self):
         self.act({'os-extend': {'new_size': '3'}})
