@@ -48,6 +48,25 @@ def _credentials(context):
     return creds
 
 
+def _credential_names():
+    from volapi import context as volapi_context
+    names = tuple(volapi_context.RequestContext().to_policy_values())
+    return names + ('is_admin',)
+
+
+# What the credentials are made of: each key of to_policy_values() is the
+# context attribute of the same name. Reading them is a tenth of the cost
+# of building the credentials, which only a decision not yet remembered
+# needs.
+_CREDENTIAL_NAMES = _credential_names()
+
+
+def _credentials_key(context):
+    return tuple(tuple(value) if isinstance(value, (list, set)) else value
+                 for value in map(context.__getattribute__,
+                                  _CREDENTIAL_NAMES))
+
+
 def _frozen(values):
     """A hashable copy of a dict of credentials or target attributes."""
     return tuple(sorted(
@@ -76,11 +95,11 @@ def authorize(context, action, target=None, do_raise=True):
                   'user_id': context.user_id}
     enforcer = get_enforcer()
     _current_rules(enforcer)
-    creds = _credentials(context)
-    key = (action, _frozen(creds), _frozen(target))
+    key = (action, _credentials_key(context), _frozen(target))
     allowed = _decisions.get(key)
     if allowed is None:
-        allowed = bool(enforcer.enforce(action, target, creds))
+        allowed = bool(enforcer.enforce(action, target,
+                                        _credentials(context)))
         with _lock:
             if len(_decisions) >= MAX_REMEMBERED:
                 _decisions.clear()

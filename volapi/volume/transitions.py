@@ -132,6 +132,12 @@ class Also:
     flag: str = None
 
 
+def _one_of(column, values):
+    # One bind parameter per value: in_() of a plain list would make an
+    # "expanding" parameter, whose SQL is rewritten at every execution.
+    return column.in_([sa.literal(value) for value in values])
+
+
 class SourceStatus(cond.Condition):
     """The status a transition starts from: one of ``statuses``, or of an
     Also's statuses while its ``flag`` column is true. Explained from the
@@ -153,12 +159,12 @@ class SourceStatus(cond.Condition):
 
     def clause(self, model):
         column = cond.column_of(model, self.field)
-        allowed = [column.in_(self.statuses)]
+        allowed = [_one_of(column, self.statuses)]
         for flag, statuses in self.flagged:
-            allowed.append(sa.and_(column.in_(statuses),
+            allowed.append(sa.and_(_one_of(column, statuses),
                                    cond.column_of(model, flag)
                                    == sa.true()))
-        return sa.or_(*allowed) if len(allowed) > 1 else allowed[0]
+        return sa.or_(*allowed)
 
     def actual(self, row):
         allowed = list(self.statuses)
