@@ -1,0 +1,163 @@
+# shellcheck shell=bash
+# What bench/compare_cinder.sh and bench/compare_placement.sh share: a state
+# directory, throw-away PostgreSQL databases, gunicorn servers on 127.0.0.1
+# with one set of settings, and the clean-up that removes all of them on
+# exit. Sourced, not run. The caller sets PG_ADMIN_URL and NAME (a word for
+# the state directory) before calling compare_init.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(dirname "$BENCH_DIR")
+
+# Server settings, the same for volapi and for the OpenStack service.
+WORKERS=${WORKERS:-2}
+KEEPALIVE=${KEEPALIVE:-120}   # seconds; longer than any idle gap of a bench
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+CLIENTS=${CLIENTS:-1,8,32}
+
+SERVER_PIDS=()      # gunicorn masters started here
+DATABASES=()        # databases created here
+STATE=''
+
+compare_init() {
+    case "$PG_ADMIN_URL" in
+        postgresql://*|postgres://*) ;;
+        *) echo "PG_ADMIN_URL must be a postgresql:// URL" >&2; exit 2 ;;
+    esac
+    for tool in psql curl python3; do
+        command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
+    done
+    STATE=$(mktemp -d "/tmp/compare-$NAME.XXXXXX")
+    # Ends the names of the databases made here (SC2034: the callers use it).
+    # shellcheck disable=SC2034
+    SUFFIX=$(python3 -c 'import secrets; print(secrets.token_hex(4))')
+    trap compare_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+# Stops the servers (TERM, then KILL after 20 s, workers included), drops
+# the databases, removes the state directory unless KEEP=1.
+compare_cleanup() {
+    local status=$? pid workers waited db
+    set +e
+    for pid in "${SERVER_PIDS[@]}"; do
+        kill -0 "$pid" 2>/dev/null || continue
+        workers=$(cat "/proc/$pid/task/$pid/children" 2>/dev/null)
+        kill -TERM "$pid"
+        for waited in $(seq 1 40); do
+            kill -0 "$pid" 2>/dev/null || continue 2
+            sleep 0.5
+        done
+        echo "gunicorn $pid still running after ${waited} tries: killed" >&2
+        # shellcheck disable=SC2086  # a list of PIDs
+        kill -KILL "$pid" $workers 2>/dev/null
+    done
+    for db in "${DATABASES[@]}"; do
+        psql "$PG_ADMIN_URL" -qAt -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" \
+            || echo "could not drop database $db" >&2
+    done
+    if [ -n "$STATE" ]; then
+        if [ "${KEEP:-0}" = 1 ]; then
+            echo "kept the configuration and logs in $STATE" >&2
+        else
+            rm -rf "$STATE"
+        fi
+    fi
+    exit "$status"
+}
+
+# The URL of database $1 on the server of PG_ADMIN_URL (query string kept).
+database_url() {
+    local base=${PG_ADMIN_URL%%\?*} query=''
+    [[ $PG_ADMIN_URL == *\?* ]] && query="?${PG_ADMIN_URL#*\?}"
+    echo "${base%/*}/$1$query"
+}
+
+# The same as an SQLAlchemy URL (psycopg2 driver).
+sqlalchemy_url() {
+    local url
+    url=$(database_url "$1")
+    echo "postgresql+psycopg2://${url#*://}"
+}
+
+# Creates database $1 (a name with $SUFFIX in it), remembered for the
+# clean-up.
+create_database() {
+    DATABASES+=("$1")
+    psql "$PG_ADMIN_URL" -qAt -v ON_ERROR_STOP=1 -c "CREATE DATABASE $1"
+}
+
+# The path of tool $1 installed beside python3, the interpreter that has
+# volapi (not a pyenv shim: its PID must be the server's).
+python_tool() {
+    python3 -c 'import os, sys
+print(os.path.join(os.path.dirname(sys.executable), sys.argv[1]))' "$1"
+}
+
+# A TCP port free on 127.0.0.1 at this moment.
+free_port() {
+    python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
+# write_gunicorn_conf DIR WSGI_APP PORT THREADS: DIR/gunicorn.conf.py, read
+# by gunicorn from its working directory (cinder-api and placement parse
+# sys.argv with oslo.config, so gunicorn gets no command-line options).
+write_gunicorn_conf() {
+    cat > "$1/gunicorn.conf.py" <<EOF
+wsgi_app = '$2'
+bind = '127.0.0.1:$3'
+workers = $WORKERS
+threads = $4
+worker_class = 'gthread'
+keepalive = $KEEPALIVE
+graceful_timeout = 10
+pidfile = '$1/gunicorn.pid'
+EOF
+}
+
+# start_gunicorn DIR GUNICORN PORT [VAR=value ...]: runs GUNICORN in DIR
+# with the environment additions, output in DIR/gunicorn.out; waits until
+# it answers HTTP on PORT; sets SERVER_PID to the master's PID.
+start_gunicorn() {
+    local dir=$1 gunicorn=$2 port=$3 waited
+    shift 3
+    (cd "$dir" && exec env "$@" "$gunicorn") \
+        > "$dir/gunicorn.out" 2>&1 < /dev/null &
+    SERVER_PID=$!
+    SERVER_PIDS+=("$SERVER_PID")
+    for waited in $(seq 1 240); do
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+            echo "gunicorn in $dir exited; its output:" >&2
+            tail -n 30 "$dir/gunicorn.out" >&2
+            exit 1
+        fi
+        if [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 \
+                "http://127.0.0.1:$port/")" != 000 ]; then
+            return 0
+        fi
+        sleep 0.5
+    done
+    echo "gunicorn in $dir does not answer after ${waited} tries" >&2
+    exit 1
+}
+
+# One line for the log: what ran, where, when.
+describe_setup() {
+    local head dirty
+    head=$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
+    dirty=$(git -C "$REPO_DIR" status --porcelain --untracked-files=no \
+        2>/dev/null | wc -l)
+    echo "volapi HEAD $head ($dirty files changed in the working tree)," \
+         "$(nproc) CPUs, gunicorn $WORKERS workers x $1 threads (gthread," \
+         "keepalive ${KEEPALIVE}s), ${DURATION}s per measurement," \
+         "$ROUNDS rounds"
+}
+
+# The header of one run: round, target, time, load average.
+run_header() {
+    echo "=== round $1 $2 $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
+}
