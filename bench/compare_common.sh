@@ -84,8 +84,8 @@ sqlalchemy_url() {
 # Creates database $1 (a name with $SUFFIX in it), remembered for the
 # clean-up.
 create_database() {
-    DATABASES+=("$1")
     psql "$PG_ADMIN_URL" -qAt -v ON_ERROR_STOP=1 -c "CREATE DATABASE $1"
+    DATABASES+=("$1")
 }
 
 # The path of tool $1 installed beside python3, the interpreter that has
