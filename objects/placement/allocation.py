@@ -56,7 +56,8 @@ PROJECTS = models.Project.__table__
 USERS = models.User.__table__
 CONSUMER_TYPES = models.ConsumerType.__table__
 
-_INSERT_ALLOCATIONS = ALLOCATIONS.insert()
+# Inline: no RETURNING of ids nobody reads.
+_INSERT_ALLOCATIONS = ALLOCATIONS.insert().inline()
 
 # Writers of one provider queue on its row. Under PostgreSQL's REPEATABLE
 # READ each one that waited starts again (with a jittered back-off), so a
@@ -151,14 +152,16 @@ def _lookup_part(kind, count):
         names = sa.bindparam(kind, expanding=True)
     else:
         names = [sa.bindparam('%s_%d' % (kind, i)) for i in range(count)]
+    # The kind is a constant of the SQL, not one more parameter to bind.
+    label = sa.literal_column("'%s'" % kind, sa.String)
     if kind == 'held':
         # How many allocations each consumer holds.
-        return sa.select(sa.literal(kind), ALLOCATIONS.c.consumer_id,
+        return sa.select(label, ALLOCATIONS.c.consumer_id,
                          sa.func.count()).where(
             ALLOCATIONS.c.consumer_id.in_(names)).group_by(
             ALLOCATIONS.c.consumer_id)
     column, value = _LOOKUP_COLUMNS[kind]
-    return sa.select(sa.literal(kind), sa.cast(column, sa.String(255)),
+    return sa.select(label, sa.cast(column, sa.String(255)),
                      value).where(column.in_(names))
 
 
