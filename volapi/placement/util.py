@@ -11,6 +11,7 @@ import webob.exc
 
 from volapi.placement import errors
 from volapi.placement import microversion
+from volapi.placement import schema_check
 
 # Where the application leaves things in the WSGI environ.
 ENV_ERROR_CODE = 'placement.error_code'
@@ -141,23 +142,30 @@ _validators = {}
 
 
 def _validator(schema):
-    # jsonschema.validate() checks the schema itself on every call, which
-    # costs far more than the validation; schemas are module constants, so
-    # each is checked and compiled once.
+    """(jsonschema validator, compiled check or None) of ``schema``.
+
+    jsonschema.validate() checks the schema itself on every call, which
+    costs far more than the validation; schemas are module constants, so
+    each is checked and compiled once.
+    """
     entry = _validators.get(id(schema))
     if entry is None or entry[0] is not schema:
         cls = jsonschema.validators.validator_for(schema)
         cls.check_schema(schema)
         entry = _validators[id(schema)] = (
-            schema, cls(schema, format_checker=FORMAT_CHECKER))
-    return entry[1]
+            schema, cls(schema, format_checker=FORMAT_CHECKER),
+            schema_check.compile_schema(schema, FORMAT_CHECKER))
+    return entry[1], entry[2]
 
 
 def validate(data, schema, message):
     """400 with ``message % error`` unless ``data`` fits ``schema``; the
     error reported is the one jsonschema.validate() would report."""
-    error = jsonschema.exceptions.best_match(
-        _validator(schema).iter_errors(data))
+    validator, check = _validator(schema)
+    if check is not None and check(data):
+        return
+    # Refused, or not compiled: jsonschema decides, and names the error.
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
     if error is not None:
         raise webob.exc.HTTPBadRequest(message % error)
 
