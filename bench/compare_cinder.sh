@@ -7,7 +7,7 @@
 # Sets everything up from scratch beside each other on this machine and one
 # PostgreSQL (PG_ADMIN_URL: a user allowed to CREATE DATABASE): cinder-api
 # 29.0.0 from a virtualenv and volapi from this working tree, each under
-# gunicorn with the same settings (127.0.0.1 only), each with a fresh
+# the same WSGI server with the same settings (127.0.0.1 only), each with a fresh
 # database holding the same 32 'available' volumes inserted with SQL (no
 # volume service needed: reserve/unreserve only touch the database). Then
 # runs bench/volume_actions.py against volapi, then Cinder, ROUNDS times,
@@ -16,13 +16,14 @@
 # state directory (configuration and logs).
 #
 # Reading the result: the summary gives per client count the median over
-# rounds of requests/s and of the servers' CPU ms per request (gunicorn
+# rounds of requests/s and of the servers' CPU ms per request (server
 # master + workers, from /proc), and the ratios "volapi ÷ Cinder req/s" and
 # "Cinder ÷ volapi CPU ms": both read "volapi is N times better". On a
 # shared machine requests/s swing with other processes' load (see each
 # run's load average); the CPU per request is the steadier figure.
 #
-# Environment: VENV (/tmp/cinder-venv; made with pip when it has no
+# Environment: SERVER (gunicorn, or uwsgi: both sides under the same),
+# VENV (/tmp/cinder-venv; made with pip when it has no
 # cinder-api), ROUNDS (3), DURATION (10 s per client count), CLIENTS
 # (1,8,32), WORKERS (2), THREADS (8), KEEPALIVE (120 s), KEEP (0).
 set -euo pipefail
@@ -129,15 +130,11 @@ EOF
 insert_volumes "$CINDER_DB" ', shared_targets, use_quota' ', true, true'
 insert_volumes "$VOLAPI_DB" '' ''
 
-# -- Both under gunicorn, the same settings.
-write_gunicorn_conf "$STATE/cinder" cinder.wsgi.api:application \
-    "$CINDER_PORT" "$THREADS"
-write_gunicorn_conf "$STATE/volapi" volapi.wsgi:application \
-    "$VOLAPI_PORT" "$THREADS"
-start_gunicorn "$STATE/cinder" "$VENV/bin/gunicorn" "$CINDER_PORT" \
-    HOME="$STATE/cinder"
+# -- Both under the same server, the same settings.
+serve "$STATE/cinder" cinder.wsgi.api:application "$CINDER_PORT" \
+    "$THREADS" "$VENV" HOME="$STATE/cinder"
 CINDER_PID=$SERVER_PID
-start_gunicorn "$STATE/volapi" "$(python_tool gunicorn)" "$VOLAPI_PORT" \
+serve "$STATE/volapi" volapi.wsgi.api:application "$VOLAPI_PORT" "$THREADS" '' \
     VOLAPI_CONFIG_FILE="$STATE/volapi/volapi.conf"
 VOLAPI_PID=$SERVER_PID
 

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # What bench/compare_cinder.sh and bench/compare_placement.sh share: a state
-# directory, throw-away PostgreSQL databases, gunicorn servers on 127.0.0.1
-# with one set of settings, and the clean-up that removes all of them on
+# directory, throw-away PostgreSQL databases, WSGI servers on 127.0.0.1
+# with one set of settings (SERVER=gunicorn, the default, or SERVER=uwsgi,
+# which is how devstack runs cinder-api and placement-api), and the clean-up that removes all of them on
 # exit. Sourced, not run. The caller sets PG_ADMIN_URL and NAME (a word for
 # the state directory) before calling compare_init.
 
@@ -9,17 +10,22 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(dirname "$BENCH_DIR")
 
 # Server settings, the same for volapi and for the OpenStack service.
+SERVER=${SERVER:-gunicorn}
 WORKERS=${WORKERS:-2}
 KEEPALIVE=${KEEPALIVE:-120}   # seconds; longer than any idle gap of a bench
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 CLIENTS=${CLIENTS:-1,8,32}
 
-SERVER_PIDS=()      # gunicorn masters started here
+SERVER_PIDS=()      # server masters started here
 DATABASES=()        # databases created here
 STATE=''
 
 compare_init() {
+    case "$SERVER" in
+        gunicorn|uwsgi) ;;
+        *) echo "SERVER must be gunicorn or uwsgi" >&2; exit 2 ;;
+    esac
     case "$PG_ADMIN_URL" in
         postgresql://*|postgres://*) ;;
         *) echo "PG_ADMIN_URL must be a postgresql:// URL" >&2; exit 2 ;;
@@ -49,7 +55,7 @@ compare_cleanup() {
             kill -0 "$pid" 2>/dev/null || continue 2
             sleep 0.5
         done
-        echo "gunicorn $pid still running after ${waited} tries: killed" >&2
+        echo "server $pid still running after ${waited} tries: killed" >&2
         # shellcheck disable=SC2086  # a list of PIDs
         kill -KILL "$pid" $workers 2>/dev/null
     done
@@ -119,20 +125,43 @@ pidfile = '$1/gunicorn.pid'
 EOF
 }
 
-# start_gunicorn DIR GUNICORN PORT [VAR=value ...]: runs GUNICORN in DIR
-# with the environment additions, output in DIR/gunicorn.out; waits until
-# it answers HTTP on PORT; sets SERVER_PID to the master's PID.
-start_gunicorn() {
-    local dir=$1 gunicorn=$2 port=$3 waited
-    shift 3
-    (cd "$dir" && exec env "$@" "$gunicorn") \
-        > "$dir/gunicorn.out" 2>&1 < /dev/null &
+# serve DIR WSGI_APP PORT THREADS VENV [VAR=value ...]: runs WSGI_APP
+# (module:callable) under $SERVER in DIR with the environment additions,
+# from virtualenv VENV ('' for volapi's own interpreter), output in
+# DIR/server.out; waits until it answers HTTP on PORT; sets SERVER_PID to
+# the master's PID.
+serve() {
+    local dir=$1 app=$2 port=$3 threads=$4 venv=$5
+    shift 5
+    if [ "$SERVER" = gunicorn ]; then
+        write_gunicorn_conf "$dir" "$app" "$port" "$threads"
+        local gunicorn=$venv/bin/gunicorn
+        [ -n "$venv" ] || gunicorn=$(python_tool gunicorn)
+        start_server "$dir" "$port" "$gunicorn" -- "$@"
+    else
+        # --die-on-term: uWSGI's master reloads on TERM otherwise.
+        start_server "$dir" "$port" "$(python_tool uwsgi)" \
+            --master --die-on-term --http11-socket "127.0.0.1:$port" \
+            --so-keepalive --module "$app" --processes "$WORKERS" \
+            --threads "$threads" --disable-logging \
+            ${venv:+--home "$venv"} -- "$@"
+    fi
+}
+
+# start_server DIR PORT COMMAND ... -- [VAR=value ...]
+start_server() {
+    local dir=$1 port=$2 waited command=()
+    shift 2
+    while [ "$1" != -- ]; do command+=("$1"); shift; done
+    shift
+    (cd "$dir" && exec env "$@" "${command[@]}") \
+        > "$dir/server.out" 2>&1 < /dev/null &
     SERVER_PID=$!
     SERVER_PIDS+=("$SERVER_PID")
     for waited in $(seq 1 240); do
         if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-            echo "gunicorn in $dir exited; its output:" >&2
-            tail -n 30 "$dir/gunicorn.out" >&2
+            echo "$SERVER in $dir exited; its output:" >&2
+            tail -n 30 "$dir/server.out" >&2
             exit 1
         fi
         if [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 30 \
@@ -141,7 +170,7 @@ start_gunicorn() {
         fi
         sleep 0.5
     done
-    echo "gunicorn in $dir does not answer after ${waited} tries" >&2
+    echo "$SERVER in $dir does not answer after ${waited} tries" >&2
     exit 1
 }
 
@@ -152,8 +181,8 @@ describe_setup() {
     dirty=$(git -C "$REPO_DIR" status --porcelain --untracked-files=no \
         2>/dev/null | wc -l)
     echo "volapi HEAD $head ($dirty files changed in the working tree)," \
-         "$(nproc) CPUs, gunicorn $WORKERS workers x $1 threads (gthread," \
-         "keepalive ${KEEPALIVE}s), ${DURATION}s per measurement," \
+         "$(nproc) CPUs, $SERVER $WORKERS workers x $1 threads" \
+         "(keep-alive), ${DURATION}s per measurement," \
          "$ROUNDS rounds"
 }
 

@@ -8,8 +8,8 @@
 # Sets everything up from scratch beside each other on this machine and one
 # PostgreSQL (PG_ADMIN_URL: a user allowed to CREATE DATABASE): Placement
 # 16.0.0 from a virtualenv and volapi's placement-only application
-# (volapi.placement.wsgi, as bench/allocations.py's docstring serves it),
-# each under gunicorn with the same settings (127.0.0.1 only, noauth2,
+# (volapi.wsgi.placement, built at import, which uWSGI needs too),
+# each under the same WSGI server with the same settings (127.0.0.1 only, noauth2,
 # a fresh database with max_pool_size 20). Then runs bench/allocations.py
 # against volapi, then Placement, ROUNDS times (each run makes 21 providers
 # of its own), and prints a summary. Everything it started or created
@@ -18,7 +18,7 @@
 #
 # Reading the result: per client count and for the contention case (32
 # clients on one provider), the median over rounds of successful claims/s
-# and of the servers' CPU ms per successful claim (gunicorn master +
+# and of the servers' CPU ms per successful claim (server master +
 # workers, from /proc, over each measurement), the ratios "volapi ÷
 # Placement claims/s" and "Placement ÷ volapi CPU ms" (both read "volapi
 # is N times better"), the median 409s (lost generation races), and each
@@ -27,7 +27,8 @@
 # swing with other processes' load; the CPU per claim is the steadier
 # figure.
 #
-# Environment: VENV (/tmp/placement-venv; made with pip when it has no
+# Environment: SERVER (gunicorn, or uwsgi: both sides under the same),
+# VENV (/tmp/placement-venv; made with pip when it has no
 # placement-manage), ROUNDS (3), DURATION (10 s per measurement, the
 # contention case too), CLIENTS (1,8,32), WORKERS (2), THREADS (16),
 # KEEPALIVE (120 s), KEEP (0).
@@ -99,16 +100,12 @@ volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync \
     > "$STATE/volapi/db-sync.out" 2>&1 \
     || { tail -n 20 "$STATE/volapi/db-sync.out" >&2; exit 1; }
 
-# -- Both under gunicorn, the same settings.
-write_gunicorn_conf "$STATE/placement" placement.wsgi.api:application \
-    "$PLACEMENT_PORT" "$THREADS"
-write_gunicorn_conf "$STATE/volapi" volapi.placement.wsgi:application \
-    "$VOLAPI_PORT" "$THREADS"
-start_gunicorn "$STATE/placement" "$VENV/bin/gunicorn" "$PLACEMENT_PORT" \
-    OS_PLACEMENT_CONFIG_DIR="$STATE/placement"
+# -- Both under the same server, the same settings.
+serve "$STATE/placement" placement.wsgi.api:application "$PLACEMENT_PORT" \
+    "$THREADS" "$VENV" OS_PLACEMENT_CONFIG_DIR="$STATE/placement"
 PLACEMENT_PID=$SERVER_PID
-start_gunicorn "$STATE/volapi" "$(python_tool gunicorn)" "$VOLAPI_PORT" \
-    VOLAPI_CONFIG_FILE="$STATE/volapi/volapi.conf"
+serve "$STATE/volapi" volapi.wsgi.placement:application "$VOLAPI_PORT" \
+    "$THREADS" '' VOLAPI_CONFIG_FILE="$STATE/volapi/volapi.conf"
 VOLAPI_PID=$SERVER_PID
 
 LOG=$STATE/runs.log

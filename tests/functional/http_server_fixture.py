@@ -1,4 +1,4 @@
-"""The composed WSGI application (``volapi.wsgi:application``) served by
+"""The composed WSGI application (``volapi.wsgi.api:application``) served by
 gunicorn in a separate process on 127.0.0.1, on this test process's
 database: real HTTP, real concurrency, connections of its own."""
 import os
@@ -45,7 +45,7 @@ class GunicornServer(fixtures.Fixture):
              # Clients keep their connections between rounds; gunicorn's
              # 2 s default would close them under a client's request.
              '--keep-alive', '300',
-             '-b', '127.0.0.1:%d' % port, 'volapi.wsgi:application'],
+             '-b', '127.0.0.1:%d' % port, 'volapi.wsgi.api:application'],
             env=dict(os.environ, VOLAPI_CONFIG_FILE=conf),
             stdout=self.log, stderr=subprocess.STDOUT)
         self.addCleanup(self._stop)

@@ -1,6 +1,10 @@
 """volapi.wsgi: one WSGI application serving the volume API at / and
 Placement under /placement, in process and under gunicorn (production's
 "N API processes under a WSGI server")."""
+import os
+import subprocess
+import sys
+
 import webtest
 
 from tests import base
@@ -47,6 +51,27 @@ class ComposedApplicationTest(base.DatabaseTestCase):
         self.assertIn('itemNotFound', response.text)
 
 
+class EntryModulesTest(base.DatabaseTestCase):
+
+    def test_application_is_in_the_module_namespace_once_imported(self):
+        # uWSGI looks ``application`` up in the module's dict, so it must
+        # be built by the import itself, not on first attribute access.
+        directory = self.useFixture(wf.fixtures.TempDir()).path
+        conf = os.path.join(directory, 'volapi.conf')
+        with open(conf, 'w') as f:
+            f.write('[DEFAULT]\nstate_path = %s\n[database]\n'
+                    'connection = %s\n' % (directory,
+                                           volapi_fixtures.prepared_url()))
+        check = ('import volapi.wsgi.api as api, volapi.wsgi.placement as p\n'
+                 'print(callable(vars(api)["application"]),'
+                 ' callable(vars(p)["application"]))')
+        result = subprocess.run(
+            [sys.executable, '-c', check], capture_output=True, text=True,
+            env=dict(os.environ, VOLAPI_CONFIG_FILE=conf), timeout=120)
+        self.assertEqual(0, result.returncode, result.stderr)
+        self.assertEqual('True True', result.stdout.strip())
+
+
 class GunicornTest(base.DatabaseTestCase):
 
     def test_gunicorn_serves_volapi_wsgi_application(self):
@@ -58,7 +83,7 @@ class GunicornTest(base.DatabaseTestCase):
                        'connection': volapi_fixtures.prepared_url()}},
             argv=[wf.sys.executable, '-m', 'gunicorn', '--workers', '1',
                   '--bind', '127.0.0.1:%d' % port,
-                  'volapi.wsgi:application']))
+                  'volapi.wsgi.api:application']))
         base_url = 'http://127.0.0.1:%d' % port
         self.assertEqual(300, server.wait_for_http(base_url).status_code)
         import requests

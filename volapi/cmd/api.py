@@ -1,6 +1,6 @@
 """volapi-api: the volume and placement APIs over HTTP (threaded server).
 
-For production, a WSGI server can run ``volapi.wsgi:application`` instead.
+For production, a WSGI server can run ``volapi.wsgi.api:application`` instead.
 """
 import sys
 

@@ -2,14 +2,10 @@
 ``volapi-api`` and ``volapi-all`` run.
 
 One application answers both APIs: Cinder's v3 volume API at ``/`` and the
-Placement API under ``/placement``. For a WSGI server of your choice::
-
-    VOLAPI_CONFIG_FILE=/etc/volapi/volapi.conf \\
-        gunicorn -w 4 -b 127.0.0.1:8776 volapi.wsgi:application
-
-``application`` is built on first access (PEP 562), so importing this
-module reads no configuration; ``VOLAPI_CONFIG_FILE`` (comma separated)
-names the files, else oslo.config's default locations are read.
+Placement API under ``/placement``. WSGI servers load it from
+:mod:`volapi.wsgi.api` (placement alone: :mod:`volapi.wsgi.placement`),
+which build it when imported; importing this package reads no
+configuration.
 """
 import os
 import socketserver
@@ -21,7 +17,6 @@ from oslo_log import log as logging
 LOG = logging.getLogger(__name__)
 
 PLACEMENT_PREFIX = '/placement'
-_lock = threading.Lock()
 
 
 def init_application(conf):
@@ -54,20 +49,14 @@ class PrefixDispatcher:
         return self.default(environ, start_response)
 
 
-def _load_conf():
+def load_conf(prog):
+    """volapi's configuration for a WSGI server's process: the files named
+    by ``VOLAPI_CONFIG_FILE`` (comma separated), else oslo.config's default
+    locations; logging and the database are set up from it."""
     from volapi import config
     files = [f for f in os.environ.get('VOLAPI_CONFIG_FILE', '').split(',')
              if f]
-    return config.setup(files, prog='volapi-wsgi')
-
-
-def __getattr__(name):
-    if name != 'application':
-        raise AttributeError(name)
-    with _lock:
-        if 'application' not in globals():
-            globals()['application'] = init_application(_load_conf())
-        return globals()['application']
+    return config.setup(files, prog=prog)
 
 
 # -- the threaded server of volapi-api / volapi-all ------------------------

@@ -1,0 +1,7 @@
+"""The placement API on its own, as a WSGI application built when this
+module is imported (see :mod:`volapi.wsgi.api`):
+``gunicorn volapi.wsgi.placement:application``."""
+from volapi.placement import wsgi as placement_wsgi
+from volapi import wsgi
+
+application = placement_wsgi.setup_app(wsgi.load_conf('volapi-placement'))
