@@ -74,6 +74,12 @@ def max_version_string():
     return VERSIONS[-1]
 
 
+# Header value -> the Version it asks for, for headers naming a version on
+# offer; bounded, as a header may be any string.
+_ACCEPTED = {}
+_MAX_ACCEPTED = 256
+
+
 def extract_version(environ):
     """The requested Version, from the WSGI environ's headers.
 
@@ -81,8 +87,15 @@ def extract_version(environ):
     one: 400), as microversion_parse does.
     """
     header = environ.get('HTTP_OPENSTACK_API_VERSION')
-    headers = {'openstack-api-version': header} if header else {}
-    return microversion_parse.extract_version(headers, SERVICE_TYPE, VERSIONS)
+    version = _ACCEPTED.get(header)
+    if version is None:
+        headers = {'openstack-api-version': header} if header else {}
+        version = microversion_parse.extract_version(headers, SERVICE_TYPE,
+                                                     VERSIONS)
+        # Parsed once per header value: Versions are immutable tuples.
+        if len(_ACCEPTED) < _MAX_ACCEPTED:
+            _ACCEPTED[header] = version
+    return version
 
 
 def _parse(version):

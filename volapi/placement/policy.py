@@ -133,10 +133,11 @@ _decisions = _Decisions()
 
 
 def _frozen(values):
+    # In the dict's order: the same producer gives the same order, and a
+    # different order only costs a decision more.
     try:
-        key = tuple(sorted(
-            (k, tuple(v) if isinstance(v, list) else v)
-            for k, v in values.items()))
+        key = tuple((k, tuple(v) if isinstance(v, list) else v)
+                    for k, v in values.items())
         hash(key)
         return key
     except TypeError:

@@ -7,6 +7,7 @@ generations from 1.28, mappings from 1.34, consumer types from 1.38). The
 writes are objects.placement.allocation's: one transaction each, provider
 and consumer generations bumped by compare-and-swap.
 """
+import re
 import uuid as uuidlib
 
 from oslo_utils import uuidutils
@@ -23,9 +24,16 @@ from volapi.placement.schemas import allocation as schema
 NULL_CONSUMER_TYPE = 'unknown'
 
 
+# What clients normally send: already canonical, nothing to parse.
+_CANONICAL_UUID = re.compile(
+    r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z')
+
+
 def canonical_uuid(value):
     """The canonical form of a uuid Placement accepts (dashless, any case),
     or None if it is not one."""
+    if isinstance(value, str) and _CANONICAL_UUID.match(value):
+        return value
     if not uuidutils.is_uuid_like(value):
         return None
     return str(uuidlib.UUID(value))
