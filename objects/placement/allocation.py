@@ -331,7 +331,7 @@ class AllocationWriter:
                         self.consumer_uuids))).all()
             for r in self.requests:
                 consumer_obj.claim(
-                    ctx, r.uuid, r.generation, seen.get(r.uuid),
+                    ctx, conn, r.uuid, r.generation, seen.get(r.uuid),
                     self.owners.get(r.uuid),
                     self.types.get(r.uuid, consumer_obj.UNCHECKED),
                     self.new_owner)

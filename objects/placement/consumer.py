@@ -89,11 +89,11 @@ def incomplete_owner(context):
 
 # -- claiming a consumer for a write ------------------------------------------
 
-def claim(context, uuid, given, seen, owner=None,
+def claim(context, conn, uuid, given, seen, owner=None,
           consumer_type_id=UNCHECKED, new_owner=None):
     """Take consumer ``uuid`` for a change of its allocations, inside the
-    caller's transaction, whose snapshot saw its generation as ``seen``
-    (None: no record).
+    caller's transaction (``conn`` its connection), whose snapshot saw its
+    generation as ``seen`` (None: no record).
 
     ``given`` is what the client expects: an int (the generation), None
     (no record) or UNCHECKED (before 1.28: anything). ``owner``, (project
@@ -113,7 +113,7 @@ def claim(context, uuid, given, seen, owner=None,
     if consumer_type_id is not UNCHECKED:
         values['consumer_type_id'] = consumer_type_id
     if seen is None:
-        _create(context, uuid, values, new_owner)
+        _create(conn, uuid, values, new_owner)
     elif not db_api.conditional_update(
             context, models.Consumer,
             dict(values, generation=models.Consumer.generation + 1),
@@ -126,14 +126,13 @@ def claim(context, uuid, given, seen, owner=None,
 _INSERT = CONSUMERS.insert().inline()
 
 
-def _create(context, uuid, values, new_owner):
+def _create(conn, uuid, values, new_owner):
     if 'project_id' not in values:
         values = dict(values, project_id=new_owner[0], user_id=new_owner[1])
     values = dict(values, uuid=uuid, generation=1)
     values.setdefault('consumer_type_id', None)
     try:
-        with session.writer.connection.using(context) as conn:
-            conn.execute(_INSERT, values)
+        conn.execute(_INSERT, values)
     except db_exc.DBDuplicateEntry:
         # Created since our snapshot.
         raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
