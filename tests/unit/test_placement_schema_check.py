@@ -12,21 +12,24 @@ import re
 import uuid
 
 import jsonschema
+import webob.exc
 
 from tests import base
 from volapi.placement import schema_check
 from volapi.placement import schemas
+from volapi.placement.schemas import allocation
 from volapi.placement import util
 
 CANDIDATE_STRINGS = [
-    '', 'a', 'DISK_GB', 'VCPU', 'CUSTOM_FOO', 'custom_foo', 'CUSTOM_', 'x' * 36,
-    'x' * 200, 'x' * 201, 'x' * 255, 'x' * 256, str(uuid.UUID(int=7)),
+    '', 'a', 'DISK_GB', 'VCPU', 'CUSTOM_FOO', 'custom_foo', 'CUSTOM_',
+    'x' * 36, 'x' * 200, 'x' * 201, 'x' * 255, 'x' * 256, str(uuid.UUID(int=7)),
     uuid.UUID(int=7).hex, str(uuid.UUID(int=7)).upper(), '{%s}' % uuid.UUID(
         int=7), 'not-a-uuid', 'all', 'unknown', 'in:a,b', 'group_1', '1.5',
 ]
-ERROR_RATES = (0, 0.02, 0.1, 0.3)
 CANDIDATE_NUMBERS = [0, 1, -1, 2, 1.0, 1.5, -2147483648, -2147483649,
                      2147483647, 2147483648, 3.40282e+38, 1e39, True, False]
+# How often a node of an instance is made anything at all.
+ERROR_RATES = (0, 0.02, 0.1, 0.3)
 
 
 def all_schemas():
@@ -171,7 +174,6 @@ class CompiledCheckTest(base.TestCase):
         self.assertGreater(compiled, 30)
 
     def test_claim_body(self):
-        from volapi.placement.schemas import allocation
         schema = allocation.ALLOCATION_SCHEMA_V1_28
         body = {'allocations': {str(uuid.UUID(int=1)): {
             'resources': {'DISK_GB': 1}}},
@@ -197,10 +199,9 @@ class CompiledCheckTest(base.TestCase):
             util.FORMAT_CHECKER))
 
     def test_refused_body_keeps_jsonschema_message(self):
-        from volapi.placement.schemas import allocation
-        import webob.exc
         with self.assertRaises(webob.exc.HTTPBadRequest) as caught:
-            util.validate({'allocations': {}}, allocation.ALLOCATION_SCHEMA_V1_12,
+            util.validate({'allocations': {}},
+                          allocation.ALLOCATION_SCHEMA_V1_12,
                           'JSON does not validate: %s')
         self.assertIn("'project_id' is a required property",
                       str(caught.exception))
