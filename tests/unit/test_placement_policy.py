@@ -27,6 +27,23 @@ class TestPolicy(base.TestCase):
                              'placement:allocations:manage to be performed.',
                              str(error))
 
+    def test_credentials_are_context_attributes(self):
+        # Decisions are remembered by these attributes' values: they must
+        # be exactly what oslo.policy is given.
+        ctx = self.make(['admin'])
+        ctx.user_domain_id, ctx.service_roles = 'domain', ['service']
+        values = ctx.to_policy_values()
+        self.assertEqual(sorted(values), sorted(policy.CREDENTIAL_NAMES))
+        for name in policy.CREDENTIAL_NAMES:
+            self.assertEqual(values[name], getattr(ctx, name))
+
+    def test_remembered_decision_is_per_credentials(self):
+        action = 'placement:allocations:update'
+        self.make(['admin']).can(action)
+        self.assertRaises(policy.PolicyNotAuthorized, self.make([]).can,
+                          action)
+        self.make(['admin']).can(action)
+
     def test_every_rule_has_a_default(self):
         names = [rule.name for rule in policy.list_rules()]
         self.assertEqual(len(names), len(set(names)))
