@@ -36,7 +36,9 @@ def _is_serialization_failure(exc):
     # oslo.db hands SQLAlchemy's error on, or wraps it in a DBError.
     inner = getattr(exc, 'inner_exception', exc)
     inner = getattr(inner, 'orig', None)
-    if getattr(inner, 'pgcode', None) == '40001':
+    # The SQLSTATE: psycopg2 calls it pgcode, psycopg (3) sqlstate.
+    if (getattr(inner, 'pgcode', None) or
+            getattr(inner, 'sqlstate', None)) == '40001':
         return True
     args = getattr(inner, 'args', None) or (None,)
     return args[0] == 1020  # MySQL drivers: (errno, message)

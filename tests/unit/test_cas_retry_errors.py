@@ -1,0 +1,49 @@
+"""Which database errors db.api.retrying runs the transaction again for,
+whatever driver raised them (SQLAlchemy wraps the driver's exception as
+``orig``; oslo.db may wrap that again as ``inner_exception``)."""
+import sqlalchemy as sa
+from oslo_db import exception as oslo_db_exc
+
+from db import api as db_api
+from tests import base
+
+
+class _Psycopg2Error(Exception):
+    pgcode = '40001'
+
+
+class _PsycopgError(Exception):
+    sqlstate = '40001'  # psycopg 3 names the SQLSTATE so
+
+
+class _MySQLError(Exception):
+    pass
+
+
+def _wrapped(driver_error):
+    return sa.exc.OperationalError('UPDATE ...', {}, driver_error)
+
+
+class SerializationFailureTest(base.TestCase):
+
+    def test_postgresql_40001_from_either_driver(self):
+        for error in (_Psycopg2Error(), _PsycopgError()):
+            with self.subTest(driver=type(error).__name__):
+                self.assertTrue(db_api._is_serialization_failure(
+                    _wrapped(error)))
+                self.assertTrue(db_api._is_serialization_failure(
+                    oslo_db_exc.DBError(_wrapped(error))))
+
+    def test_mariadb_record_has_changed(self):
+        self.assertTrue(db_api._is_serialization_failure(
+            _wrapped(_MySQLError(1020, 'Record has changed since last '
+                                       'read'))))
+
+    def test_other_errors_are_not_retried(self):
+        other = _PsycopgError()
+        other.sqlstate = '23505'  # unique violation
+        for error in (other, _MySQLError(1062, 'Duplicate entry'),
+                      ValueError('x')):
+            with self.subTest(error=error):
+                self.assertFalse(db_api._is_serialization_failure(
+                    _wrapped(error)))
