@@ -77,6 +77,9 @@ project_id_regex = [0-9a-zA-Z_\-]+
 
 [database]
 connection = $(sqlalchemy_url "$CINDER_DB")
+# As many pooled connections as a worker has threads: with oslo.db's
+# default of 5, each burst opens and closes overflow connections.
+max_pool_size = $THREADS
 
 [oslo_concurrency]
 lock_path = $STATE/cinder/locks
@@ -103,6 +106,7 @@ auth_strategy = noauth
 
 [database]
 connection = $(sqlalchemy_url "$VOLAPI_DB")
+max_pool_size = $THREADS
 EOF
 volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync \
     > "$STATE/volapi/db-sync.out" 2>&1 \
