@@ -1,11 +1,10 @@
 """The placement WSGI application.
 
-``setup_app(conf=None)`` builds it; ``application`` (made on first access)
-is it for WSGI servers: ``gunicorn 'volapi.placement.wsgi:setup_app()'`` or
-``gunicorn volapi.placement.wsgi:application``. Without ``conf`` the
-configuration is read as volapi's other services read it (``--config-file``
-style files named by ``VOLAPI_CONFIG_FILE``, comma separated, else the
-default locations) and the database is set up from it.
+``setup_app(conf=None)`` builds it. WSGI servers load it from
+:mod:`volapi.wsgi.placement`, built at import (uWSGI needs that);
+``application`` here, made on first access, serves gunicorn too. Without
+``conf`` the configuration is read as volapi's other services read it
+(:func:`volapi.wsgi.load_conf`) and the database is set up from it.
 
 The request path, outside in: request id -> authentication (noauth2 or
 keystone) -> :class:`PlacementApplication`, which makes the context, reads
@@ -14,7 +13,6 @@ body. Plain WSGI callables, no per-layer Request objects: a claim spends
 its time in the database, not here.
 """
 import logging
-import os
 
 from oslo_context import context as oslo_context
 import webob.exc
@@ -170,10 +168,8 @@ def setup_app(conf=None):
 
 
 def _load_conf():
-    from volapi import config
-    files = [f for f in os.environ.get('VOLAPI_CONFIG_FILE', '').split(',')
-             if f]
-    return config.setup(files, prog='volapi-placement')
+    from volapi import wsgi
+    return wsgi.load_conf('volapi-placement')
 
 
 def __getattr__(name):
