@@ -317,6 +317,10 @@ def _shape_of(context, model, values, conditions, include_deleted,
                         shape.expected(condition.expected)))
         elif type(condition) is cond.Filter:
             key.append(shape.sql(condition.criterion))
+        elif condition.shape() is not None and \
+                not cond.is_sql(condition.expected):
+            key.append(('shaped', condition.shape()))
+            shape.params.append(condition.expected)
         else:
             key.append(shape.sql(condition))
     if _restricts_project(context, project_only):
@@ -374,6 +378,8 @@ def _build_for_shape(context, model, values, conditions, include_deleted,
         if type(condition) is cond.Expect:
             bound_conditions.append(cond.Expect(
                 condition.field, binder.expected(entry[2])))
+        elif entry[0] == 'shaped':
+            bound_conditions.append(condition.with_expected(binder.param()))
         else:
             next(binder.kept)
             bound_conditions.append(condition)

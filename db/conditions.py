@@ -87,6 +87,17 @@ class Condition:
         """The columns ``actual(row)`` reads."""
         return (self.field,)
 
+    def shape(self):
+        """For db.api's statement cache: a hashable naming this
+        condition's SQL up to one literal, ``self.expected``, that every
+        call binds (see :meth:`with_expected`); None (the default) caches
+        the statement by the condition object itself."""
+        return None
+
+    def with_expected(self, expected):
+        """The same condition with ``expected`` (a bind parameter)."""
+        raise NotImplementedError
+
     def clause(self, model):
         raise NotImplementedError
 

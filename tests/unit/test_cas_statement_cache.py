@@ -9,6 +9,7 @@ from db import api as db_api
 from db import conditions as cond
 from db import models
 from tests.unit import test_cas_base
+from volapi.volume import transitions
 
 Volume = models.Volume
 
@@ -87,6 +88,23 @@ class StatementCacheTest(test_cas_base.CasTestCase):
         self.assertTrue(self.update({'status': 'x'}, {'id': mine},
                                     context=me, project_only=True))
         self.assertEqual('x', self.volume(mine)['status'])
+
+    def test_a_condition_with_a_shape_shares_a_statement_and_binds(self):
+        # os-extend's "size < new size": one statement for every new size.
+        statements = [db_api.cached_conditional_update(
+            self.context, Volume, {'status': 'extending'},
+            [transitions.LessThan('size', bound)], dialect=self.backend)
+            for bound in (3, 6)]
+        self.assertIs(statements[0][0], statements[1][0])
+        self.assertEqual([['extending', 3], ['extending', 6]],
+                         [list(params.values()) for _, params in statements])
+        small, big = self.create_volume(size=1), self.create_volume(size=5)
+        for volume, bound, matched in ((small, 3, True), (big, 3, False),
+                                       (big, 6, True)):
+            with self.subTest(volume=volume, bound=bound):
+                self.assertEqual(matched, db_api.conditional_update(
+                    self.context, Volume, {'status': 'extending'},
+                    {'id': volume}, [transitions.LessThan('size', bound)]))
 
     def test_the_same_sql_value_object_reuses_the_statement(self):
         doubled = Volume.size * 2

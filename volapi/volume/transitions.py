@@ -196,6 +196,12 @@ class LessThan(cond.Condition):
     def clause(self, model):
         return cond.column_of(model, self.field) < self.expected
 
+    def shape(self):
+        return ('less_than', self.field)
+
+    def with_expected(self, expected):
+        return LessThan(self.field, expected)
+
     def actual(self, row):
         return row[self.field]
 
