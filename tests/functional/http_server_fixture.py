@@ -24,9 +24,11 @@ def free_port():
 
 class GunicornServer(fixtures.Fixture):
 
-    def __init__(self, workers=2, threads=16, timeout=30):
+    def __init__(self, workers=2, threads=16, timeout=30,
+                 max_pool_size=None):
         super().__init__()
         self.workers, self.threads, self.timeout = workers, threads, timeout
+        self.max_pool_size = max_pool_size
 
     def _setUp(self):
         state = self.useFixture(fixtures.TempDir()).path
@@ -36,6 +38,8 @@ class GunicornServer(fixtures.Fixture):
                     '[database]\nconnection = %s\n' % (
                         state,
                         volapi_fixtures.prepared_url().replace('%', '%%')))
+            if self.max_pool_size is not None:
+                f.write('max_pool_size = %d\n' % self.max_pool_size)
         port = free_port()
         self.url = 'http://127.0.0.1:%d' % port
         self.log = tempfile.TemporaryFile()

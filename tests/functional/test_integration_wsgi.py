@@ -60,8 +60,9 @@ class EntryModulesTest(base.DatabaseTestCase):
         conf = os.path.join(directory, 'volapi.conf')
         with open(conf, 'w') as f:
             f.write('[DEFAULT]\nstate_path = %s\n[database]\n'
-                    'connection = %s\n' % (directory,
-                                           volapi_fixtures.prepared_url()))
+                    'connection = %s\n' % (
+                        directory,
+                        volapi_fixtures.prepared_url().replace('%', '%%')))
         check = ('import volapi.wsgi.api as api, volapi.wsgi.placement as p\n'
                  'print(callable(vars(api)["application"]),'
                  ' callable(vars(p)["application"]))')

@@ -12,11 +12,6 @@ only on those backends; SQLite serialises all writers of a database.
 """
 import collections
 import json
-import os
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 import uuid as uuidlib
@@ -24,6 +19,7 @@ import uuid as uuidlib
 import requests
 
 from tests import base
+from tests.functional import http_server_fixture
 
 CLIENTS = 32
 CLAIMS_PER_CLIENT = 4          # 128 claims for 100 units
@@ -33,71 +29,6 @@ SERVER_WORKERS = 2
 SERVER_THREADS = 16            # 2 x 16 requests in flight at once
 START_TIMEOUT = 60
 CAPACITY_MESSAGE = 'The requested amount would exceed the capacity.'
-
-
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
-class PlacementServer:
-    """gunicorn serving volapi.placement.wsgi on 127.0.0.1, configured for
-    the test database; stopped by its pid."""
-
-    def __init__(self, database_url):
-        self.port = _free_port()
-        self.url = 'http://127.0.0.1:%d' % self.port
-        conf = tempfile.NamedTemporaryFile('w', suffix='.conf', delete=False)
-        with conf:
-            conf.write('[DEFAULT]\nstate_path = %s\n'
-                       '[database]\nconnection = %s\nmax_pool_size = %d\n'
-                       '[placement]\nauth_strategy = noauth2\n' % (
-                           tempfile.gettempdir(),
-                           database_url.replace('%', '%%'),
-                           SERVER_THREADS + 2))
-        self.conf_file = conf.name
-        self.log = tempfile.TemporaryFile()
-        env = dict(os.environ, VOLAPI_CONFIG_FILE=self.conf_file)
-        self.process = subprocess.Popen(
-            [sys.executable, '-m', 'gunicorn',
-             '--bind', '127.0.0.1:%d' % self.port,
-             '--workers', str(SERVER_WORKERS),
-             '--threads', str(SERVER_THREADS),
-             '--worker-class', 'gthread',
-             # Idle keep-alive connections stay open between runs (a
-             # server closing one as a client reuses it resets it).
-             '--keep-alive', '300',
-             'volapi.placement.wsgi:setup_app()'],
-            env=env, stdout=self.log, stderr=subprocess.STDOUT)
-
-    def wait_until_up(self):
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError('placement server exited:\n%s'
-                                   % self.output())
-            try:
-                if requests.get(self.url + '/', timeout=5).ok:
-                    return
-            except (requests.ConnectionError, requests.Timeout):
-                time.sleep(0.2)
-        raise RuntimeError('placement server did not start:\n%s'
-                           % self.output())
-
-    def output(self):
-        self.log.seek(0)
-        return self.log.read().decode('utf-8', 'replace')
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        os.unlink(self.conf_file)
-        self.log.close()
 
 
 class Client:
@@ -132,10 +63,11 @@ class TestContention(base.DatabaseTestCase):
             self.skipTest('contention on one provider is a test of '
                           'PostgreSQL and MariaDB row locking; SQLite '
                           'serialises every writer')
-        self.server = PlacementServer(self.database.url)
-        self.addCleanup(self.server.stop)
-        self.server.wait_until_up()
-        self.admin = Client(self.server.url)
+        self.server = self.useFixture(http_server_fixture.GunicornServer(
+            workers=SERVER_WORKERS, threads=SERVER_THREADS,
+            timeout=START_TIMEOUT, max_pool_size=SERVER_THREADS + 2))
+        self.placement_url = self.server.url + '/placement'
+        self.admin = Client(self.placement_url)
 
     def _provider(self):
         uuid = str(uuidlib.uuid4())
@@ -188,7 +120,7 @@ class TestContention(base.DatabaseTestCase):
         return outcomes, unexpected, len(held), usage
 
     def test_exactly_capacity_is_claimed_every_run(self):
-        clients = [Client(self.server.url) for _ in range(CLIENTS)]
+        clients = [Client(self.placement_url) for _ in range(CLIENTS)]
         started = time.monotonic()
         for run in range(RUNS):
             outcomes, unexpected, held, usage = self._run(clients)

@@ -1,76 +1,20 @@
 """osc-placement, through python-openstackclient, against a real server.
 
-gunicorn serves ``volapi.placement.wsgi:setup_app()`` on a free 127.0.0.1
-port, mounted under /placement (``SCRIPT_NAME``), on the database of the
-backend under test; the ``openstack`` CLI runs as a subprocess, as an
-operator would run it.
+gunicorn serves volapi (placement under /placement) on a free 127.0.0.1
+port, on the database of the backend under test
+(``http_server_fixture.GunicornServer``); the ``openstack`` CLI runs as a
+subprocess, as an operator would run it.
 """
 import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 import uuid
 
-from tests import fixtures
+from tests.functional import http_server_fixture
 from tests.functional import test_placement_base as base
 
 AGG = '4f1a2b3c-0000-4000-8000-00000000abcd'
-
-
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
-class PlacementServer:
-    """gunicorn running the placement application under /placement."""
-
-    def __init__(self, database_url, state_dir):
-        self.port = _free_port()
-        self.url = 'http://127.0.0.1:%d/placement' % self.port
-        self.conf = os.path.join(state_dir, 'placement.conf')
-        with open(self.conf, 'w') as conf:
-            conf.write('[DEFAULT]\nstate_path = %s\n[database]\n'
-                       'connection = %s\n'
-                       % (state_dir, database_url.replace('%', '%%')))
-        self.log = open(os.path.join(state_dir, 'gunicorn.log'), 'w+')
-        env = dict(os.environ, VOLAPI_CONFIG_FILE=self.conf,
-                   SCRIPT_NAME='/placement')
-        self.process = subprocess.Popen(
-            [sys.executable, '-m', 'gunicorn', '--workers', '1',
-             '--bind', '127.0.0.1:%d' % self.port,
-             'volapi.placement.wsgi:setup_app()'],
-            env=env, stdout=self.log, stderr=subprocess.STDOUT)
-
-    def wait_ready(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
-            try:
-                with urllib.request.urlopen(self.url, timeout=2) as reply:
-                    if reply.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        self.log.seek(0)
-        raise RuntimeError('placement server did not start:\n%s'
-                           % self.log.read())
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
 
 
 class TestOpenStackClient(base.PlacementTestCase):
@@ -81,26 +25,22 @@ class TestOpenStackClient(base.PlacementTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.state_dir = tempfile.mkdtemp(prefix='volapi-osc-')
-        cls.server = PlacementServer(fixtures.prepared_url(), cls.state_dir)
-        try:
-            cls.server.wait_ready()
-        except Exception:
-            cls.tearDownClass()
-            raise
+        cls.server = http_server_fixture.GunicornServer(
+            workers=1, threads=1, timeout=60)
+        cls.server.setUp()  # cleans up after itself if it fails
+        cls.endpoint = cls.server.url + '/placement'
         cls.cli = shutil.which('openstack') or 'openstack'
         cls.env = {k: v for k, v in os.environ.items()
                    if not k.startswith('OS_')}
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.stop()
-        shutil.rmtree(cls.state_dir, True)
+        cls.server.cleanUp()
         super().tearDownClass()
 
     def osc(self, *args, version=None, expect_failure=False):
         command = [self.cli, '--os-auth-type', 'admin_token',
-                   '--os-token', 'admin', '--os-endpoint', self.server.url]
+                   '--os-token', 'admin', '--os-endpoint', self.endpoint]
         if version:
             command += ['--os-placement-api-version', version]
         command += list(args)

@@ -342,6 +342,14 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
                                 force=True))
         self.assertEqual('in-use', self.reread(in_use)['status'])
 
+    def test_snapshot_create_refused_if_the_size_changed_since_read(self):
+        # The snapshot row copies the size the request read.
+        volume = rows.volume(self.context)
+        volume.size = 3  # what an older read saw
+        volume.obj_reset_changes()
+        self.assertRefused('volume size must be 3, it is 1',
+                           'snapshot_create', volume)
+
     def test_update_readonly_flag_needs_available(self):
         self.assertRefused("volume status must be 'available', it is "
                            "'in-use'", 'update_readonly_flag',

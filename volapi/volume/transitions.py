@@ -480,6 +480,8 @@ _TABLE = [
         also=(Also(('in-use',), 'with force', _forced),),
         expect={'migration_status': NOT_MIGRATING,
                 'host': cond.Not(None)},
+        # The snapshot row copies them from the volume the request loaded.
+        requires=(Unchanged('size'), Unchanged('volume_type_id')),
         values={}),
     # Volumes: the attachments API (3.27+) ---------------------------------
     Transition(
