@@ -45,6 +45,7 @@ from db import models
 from db import session
 from objects.placement import consumer as consumer_obj
 from objects.placement import exception
+from objects.placement import inventory as inv_obj
 from objects.placement import resource_class as rc_obj
 from objects.placement import resource_provider as rp_obj
 
@@ -208,12 +209,6 @@ def _lookup(conn, names):
     return found
 
 
-def capacity_of(inventories):
-    """SQL: the capacity of an ``inventories`` row (or alias)."""
-    return ((inventories.c.total - inventories.c.reserved) *
-            inventories.c.allocation_ratio)
-
-
 # The capacity criteria of a provider's compare-and-swap are built once per
 # shape (class slot, number of distinct amounts) with bind parameters whose
 # values (and the errors to raise) the swap being run supplies through
@@ -284,7 +279,8 @@ def _fits_for_shape(slot, distinct_amounts, consumers):
         INVENTORIES.c.max_unit >= param('max', sa.Integer),
         *[param('step%d' % i, sa.Integer) % INVENTORIES.c.step_size == 0
           for i in range(distinct_amounts)],
-        sa.or_(_usage(True, writing) + total <= capacity_of(INVENTORIES),
+        sa.or_(_usage(True, writing) + total
+               <= inv_obj.capacity(INVENTORIES.c),
                total <= _usage(False, writing)))
     return rp_obj.Requirement(
         criterion, 'must have inventory of the class in slot %d whose '

@@ -16,7 +16,11 @@ BODIES = [b'', b'null', b'[]', b'{}', b'"x"', b'1e999', b'{"a": }',
           b'{"meta": null}', b'{"meta": {}}', b'{"meta": {"x": "1"}}',
           b'\xff\xfe', b'{"volume": {"size": 99999999999999999999999}}',
           b'{"volume": {"size": 1, "name": "a\\u0000b"}}',
-          b'{"metadata": {"k\\u0000": "v"}}']
+          b'{"metadata": {"k\\u0000": "v"}}',
+          # Valid JSON nested far deeper than any request; then too deep
+          # for the parser itself.
+          b'{"volume": {"size": ' + b'[' * 600 + b'1' + b']' * 600 + b'}}',
+          b'[' * 5000 + b']' * 5000]
 
 QUERIES = ['limit=1e99', 'limit=', 'marker=', "marker='", 'sort=:',
            'sort=,,', 'sort=name:', 'sort_dir=sideways', 'offset=-5',

@@ -9,7 +9,9 @@ from tests.functional import test_placement_base as base
 HUGE = 2 ** 63
 JSON_BODIES = ['', '{', '[', '"x"', '1', 'null', '[]', '{"a": NaN}',
                '[' * 50000, '{"a": "\\u0000"}', '{"a": "\\udc00"}',
-               b'\xff\xfe'.decode('latin-1')]
+               b'\xff\xfe'.decode('latin-1'),
+               # Valid, but nested far deeper than any request.
+               '{"uuid": ' + '[' * 600 + '1' + ']' * 600 + '}']
 
 
 class TestBadInput(base.PlacementTestCase):

@@ -58,6 +58,9 @@ class Request(pecan.Request):
                 pecan.abort(400)
             except ValueError as e:
                 parsed = (None, e)
+            except RecursionError:
+                # As malformed: pecan and parse_body expect a ValueError.
+                parsed = (None, ValueError('JSON nested too deeply'))
             self.environ[_JSON_KEY] = parsed
         value, error = parsed
         if error is not None:

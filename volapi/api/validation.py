@@ -19,6 +19,7 @@ import pecan
 
 from volapi.api import errors
 from volapi.api import microversion
+from volapi import json_depth
 
 _BODY_KEY = 'volapi.body'
 _NO_BODY = object()
@@ -40,9 +41,13 @@ def parse_body(request):
                                 'otherwise incorrect.')
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise errors.BadRequest(
             'Malformed message body: cannot understand JSON') from None
+    if json_depth.too_deep(body):
+        raise errors.BadRequest(
+            'Malformed message body: nested more than %d levels deep'
+            % json_depth.MAX_DEPTH)
     if _has_nul(body):
         raise errors.BadRequest('NUL characters are not allowed in the '
                                 'request body.')

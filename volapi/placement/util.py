@@ -12,6 +12,7 @@ import webob.exc
 from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import schema_check
+from volapi import json_depth
 
 # Where the application leaves things in the WSGI environ.
 ENV_ERROR_CODE = 'placement.error_code'
@@ -106,6 +107,10 @@ def extract_json(body, schema):
         raise webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
     except RecursionError:
         raise webob.exc.HTTPBadRequest('Malformed JSON: nested too deeply')
+    if json_depth.too_deep(data):
+        raise webob.exc.HTTPBadRequest(
+            'JSON does not validate: nested more than %d levels deep'
+            % json_depth.MAX_DEPTH)
     escape = b'\\u' if isinstance(body, bytes) else '\\u'
     if escape in body:
         # Escapes may make strings no database takes (NUL, lone surrogates).
