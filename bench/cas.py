@@ -15,7 +15,7 @@ TMPDIR=/dev/shm takes the disk out of the figures.
 URLs default to $VOLAPI_BENCH_DB_URLS (space separated), else a temporary
 SQLite file. A server URL names a server where the bench may create and
 drop a scratch database (``<name>_bench_<pid>``), e.g. the test servers:
-  postgresql+psycopg2://volapi:volapi@127.0.0.1:5433/volapi
+  postgresql+psycopg://volapi:volapi@127.0.0.1:5433/volapi
   mysql+pymysql://volapi:volapi@127.0.0.1:3307/volapi?charset=utf8mb4
 """
 import argparse

@@ -25,7 +25,9 @@
 # Environment: SERVER (gunicorn, or uwsgi: both sides under the same),
 # VENV (/tmp/cinder-venv; made with pip when it has no
 # cinder-api), ROUNDS (3), DURATION (10 s per client count), CLIENTS
-# (1,8,32), WORKERS (2), THREADS (8), KEEPALIVE (120 s), KEEP (0).
+# (1,8,32), WORKERS (2), THREADS (8), KEEPALIVE (120 s), KEEP (0), DRIVER
+# (volapi's PostgreSQL driver: psycopg, that is psycopg 3, or psycopg2;
+# the reference runs on psycopg2, the driver it supports).
 set -euo pipefail
 
 usage() {
@@ -44,12 +46,15 @@ THREADS=${THREADS:-8}
 VOLUMES=32
 VOLUME_HOST='compare@bench#bench'
 
+DRIVER=${DRIVER:-psycopg}
 compare_init
 if [ ! -x "$VENV/bin/cinder-api" ]; then
     echo "installing cinder 29.0.0 in $VENV ..."
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q cinder==29.0.0 psycopg2-binary gunicorn
+    "$VENV/bin/pip" install -q cinder==29.0.0 gunicorn
 fi
+ensure_driver "$VENV/bin/python" psycopg2
+ensure_driver python3 "$DRIVER"
 CINDER_VERSION=$("$VENV/bin/python" -c \
     'import importlib.metadata as m; print(m.version("cinder"))')
 
@@ -76,7 +81,7 @@ debug = false
 project_id_regex = [0-9a-zA-Z_\-]+
 
 [database]
-connection = $(sqlalchemy_url "$CINDER_DB")
+connection = $(sqlalchemy_url "$CINDER_DB" psycopg2)
 # As many pooled connections as a worker has threads: with oslo.db's
 # default of 5, each burst opens and closes overflow connections.
 max_pool_size = $THREADS
@@ -105,7 +110,7 @@ log_file = $STATE/volapi/volapi.log
 auth_strategy = noauth
 
 [database]
-connection = $(sqlalchemy_url "$VOLAPI_DB")
+connection = $(sqlalchemy_url "$VOLAPI_DB" "$DRIVER")
 max_pool_size = $THREADS
 EOF
 volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync \

@@ -80,11 +80,19 @@ database_url() {
     echo "${base%/*}/$1$query"
 }
 
-# The same as an SQLAlchemy URL (psycopg2 driver).
+# Database $1 as an SQLAlchemy URL with driver $2.
 sqlalchemy_url() {
     local url
     url=$(database_url "$1")
-    echo "postgresql+psycopg2://${url#*://}"
+    echo "postgresql+$2://${url#*://}"
+}
+
+# Installs PostgreSQL driver $2 (psycopg or psycopg2) with the pip of
+# python $1 if that python lacks it.
+ensure_driver() {
+    local package=psycopg2-binary
+    [ "$2" = psycopg ] && package='psycopg[binary]'
+    "$1" -c "import $2" 2>/dev/null || "$1" -m pip install -q "$package"
 }
 
 # Creates database $1 (a name with $SUFFIX in it), remembered for the
@@ -183,7 +191,7 @@ describe_setup() {
     echo "volapi HEAD $head ($dirty files changed in the working tree)," \
          "$(nproc) CPUs, $SERVER $WORKERS workers x $1 threads" \
          "(keep-alive), ${DURATION}s per measurement," \
-         "$ROUNDS rounds"
+         "$ROUNDS rounds, PostgreSQL driver: volapi $DRIVER, reference psycopg2"
 }
 
 # The header of one run: round, target, time, load average.

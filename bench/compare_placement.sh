@@ -31,7 +31,9 @@
 # VENV (/tmp/placement-venv; made with pip when it has no
 # placement-manage), ROUNDS (3), DURATION (10 s per measurement, the
 # contention case too), CLIENTS (1,8,32), WORKERS (2), THREADS (16),
-# KEEPALIVE (120 s), KEEP (0).
+# KEEPALIVE (120 s), KEEP (0), DRIVER (volapi's PostgreSQL driver:
+# psycopg, that is psycopg 3, or psycopg2; the reference runs on psycopg2,
+# the driver it supports).
 set -euo pipefail
 
 usage() {
@@ -48,13 +50,16 @@ NAME=placement
 VENV=${VENV:-/tmp/placement-venv}
 THREADS=${THREADS:-16}
 
+DRIVER=${DRIVER:-psycopg}
 compare_init
 if [ ! -x "$VENV/bin/placement-manage" ]; then
     echo "installing openstack-placement 16.0.0 in $VENV ..."
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q openstack-placement==16.0.0 psycopg2-binary \
+    "$VENV/bin/pip" install -q openstack-placement==16.0.0 \
         gunicorn
 fi
+ensure_driver "$VENV/bin/python" psycopg2
+ensure_driver python3 "$DRIVER"
 PLACEMENT_VERSION=$("$VENV/bin/python" -c \
     'import importlib.metadata as m; print(m.version("openstack-placement"))')
 
@@ -73,7 +78,7 @@ cat > "$STATE/placement/placement.conf" <<EOF
 log_file = $STATE/placement/placement.log
 
 [placement_database]
-connection = $(sqlalchemy_url "$PLACEMENT_DB")
+connection = $(sqlalchemy_url "$PLACEMENT_DB" psycopg2)
 max_pool_size = 20
 
 [api]
@@ -90,7 +95,7 @@ cat > "$STATE/volapi/volapi.conf" <<EOF
 log_file = $STATE/volapi/volapi.log
 
 [database]
-connection = $(sqlalchemy_url "$VOLAPI_DB")
+connection = $(sqlalchemy_url "$VOLAPI_DB" "$DRIVER")
 max_pool_size = 20
 
 [placement]

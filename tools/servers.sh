@@ -24,7 +24,7 @@
 # A server is started only if its URL variable is unset/empty, so you can
 # point the tests at servers you already run:
 #
-#   VOLAPI_TEST_PG_URL      postgresql+psycopg2://volapi:volapi@127.0.0.1:55432/volapi
+#   VOLAPI_TEST_PG_URL      postgresql+psycopg://volapi:volapi@127.0.0.1:55432/volapi
 #   VOLAPI_TEST_MYSQL_URL   mysql+pymysql://volapi:volapi@127.0.0.1:53306/volapi?charset=utf8mb4
 #   VOLAPI_TEST_RABBIT_URL  rabbit://guest:guest@127.0.0.1:55672/
 #
@@ -370,7 +370,7 @@ EOF
         _vts_log_tail "$d/setup.log" "$log"
         return 1
     fi
-    export VOLAPI_TEST_PG_URL="postgresql+psycopg2://volapi:volapi@127.0.0.1:$port/volapi"
+    export VOLAPI_TEST_PG_URL="postgresql+psycopg://volapi:volapi@127.0.0.1:$port/volapi"
     : > "$VOLAPI_TEST_STATE/pids/.url-pg"
     _vts_log "postgresql: ready (pid $pid) in $(_vts_since "$t0")s"
 }

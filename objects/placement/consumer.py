@@ -182,7 +182,10 @@ def create_incomplete_consumers(context, batch_size):
                 sa.select(ALLOCATIONS.c.consumer_id, *owner, sa.literal(1),
                           sa.literal(timeutils.utcnow(), models.DateTime))
                 .where(ALLOCATIONS.c.consumer_id.in_(batch), without_record)
-                .group_by(ALLOCATIONS.c.consumer_id))).rowcount
+                .group_by(ALLOCATIONS.c.consumer_id))
+                # psycopg 3 forgets an INSERT's rowcount once SQLAlchemy
+                # has closed its cursor; UPDATE and DELETE keep theirs.
+                .execution_options(preserve_rowcount=True)).rowcount
         except db_exc.DBDuplicateEntry as exc:
             raise db_exc.RetryRequest(exc)
     return len(batch), done

@@ -25,7 +25,7 @@ VERSION = {'OpenStack-API-Version': 'volume 3.59'}
 
 @testtools.skipIf(volapi_fixtures.backend_name() != 'postgresql',
                   'the production integration test runs on PostgreSQL '
-                  '(VOLAPI_TEST_DB_URL=postgresql+psycopg2://...)')
+                  '(VOLAPI_TEST_DB_URL=postgresql+psycopg://...)')
 @testtools.skipIf(RABBIT_URL is None,
                   'VOLAPI_TEST_RABBIT_URL is not set: the integration test '
                   'needs RabbitMQ between its processes')
