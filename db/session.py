@@ -2,7 +2,8 @@
 
 ``configure()`` points it at a connection URL; ``reader``/``writer`` are what
 callers use (``with writer.using(context) as session``). PostgreSQL runs
-REPEATABLE READ (see _tune_postgresql). SQLite gets WAL,
+REPEATABLE READ (see _tune_postgresql), except the transactions a writer
+runs at READ COMMITTED with ``read_committed()``. SQLite gets WAL,
 a busy timeout and ``BEGIN IMMEDIATE`` so concurrent writers queue for the
 write lock instead of failing with "database is locked" half-way through a
 transaction.
@@ -96,6 +97,11 @@ def _ping_only_idle_connections(engine):
             raise
 
 
+# Marks, in a pooled connection's info, a transaction run at READ
+# COMMITTED by read_committed(); the connection is set back at check-in.
+_READ_COMMITTED = 'volapi_read_committed'
+
+
 def _tune_postgresql(engine):
     # READ COMMITTED re-checks a blocked UPDATE's WHERE against the new row
     # but runs its subqueries in the old snapshot, so "no snapshots exist"
@@ -105,6 +111,39 @@ def _tune_postgresql(engine):
     @sqlalchemy.event.listens_for(engine, 'connect')
     def _repeatable_read(dbapi_con, record):
         engine.dialect.set_isolation_level(dbapi_con, 'REPEATABLE READ')
+
+    @sqlalchemy.event.listens_for(engine, 'checkin')
+    def _back_to_repeatable_read(dbapi_con, record):
+        if record.info.pop(_READ_COMMITTED, False) and dbapi_con is not None:
+            engine.dialect.set_isolation_level(dbapi_con, 'REPEATABLE READ')
+
+
+def read_committed(conn):
+    """Run the transaction ``conn`` (a writer connection) is in at READ
+    COMMITTED, on PostgreSQL, if it has sent no statement yet. Returns
+    whether it did; elsewhere, or once a statement has run, the
+    transaction keeps its isolation.
+
+    For a writer that takes the row locks its compare-and-swaps depend on
+    before those run: each statement then reads what was committed before
+    it started, so a writer that waited for a lock sees everything its
+    predecessor wrote instead of failing with a serialization error and
+    starting again (see objects.placement.allocation). The connection goes
+    back to REPEATABLE READ when it returns to the pool.
+    """
+    if conn.dialect.name != 'postgresql':
+        return False
+    pooled = conn.connection
+    try:
+        # The attribute, in both drivers, is sent with the BEGIN of the
+        # next statement and refused inside a transaction (psycopg2's
+        # set_isolation_level() would roll that transaction back).
+        pooled.dbapi_connection.isolation_level = \
+            conn.dialect._isolation_lookup['READ COMMITTED']
+    except conn.dialect.loaded_dbapi.Error:
+        return False
+    pooled.info[_READ_COMMITTED] = True
+    return True
 
 
 def _tune_sqlite(engine):

@@ -22,13 +22,25 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
 4. the old rows are deleted and the new ones inserted; consumers left with
    nothing are deleted.
 
-Every writer of a provider's inventories or allocations updates its row
-first, so they queue there: on MySQL/MariaDB the UPDATE holds the row lock
-and its subqueries are locking reads of the latest rows; on PostgreSQL
-(REPEATABLE READ) a writer that waited for the row fails with a
-serialization error and ``db.api.retrying`` runs its whole transaction
-again with a fresh snapshot. The capacity check can therefore never pass
-twice for the same units, and concurrent claims on one provider are never
+Every writer of a provider's inventories or allocations updates its row,
+so they queue there:
+
+- on PostgreSQL an allocation writer runs at READ COMMITTED and its first
+  statement (step 1) locks the rows of the providers it names (FOR UPDATE,
+  in id order). Each later statement reads what was committed before it
+  started, so the capacity check of step 3 sees all that the writer it
+  waited for allocated; a consumer changed meanwhile fails its
+  compare-and-swap of step 2 as above. (Waiting in step 3 itself would not
+  do: READ COMMITTED re-checks a blocked UPDATE's WHERE against the new
+  row but runs its subqueries in the old snapshot.) A transaction that had
+  already begun keeps REPEATABLE READ, where a writer that waited fails
+  with a serialization error and ``db.api.retrying`` runs it again;
+- on MySQL/MariaDB the UPDATE holds the row lock and its subqueries are
+  locking reads of the latest rows;
+- on SQLite writers take the database's write lock in turn.
+
+The capacity check can therefore never pass twice for the same units, and
+concurrent claims on one provider wait for each other instead of being
 bounced back to the client with a 409: only a real lack of capacity or a
 stale consumer generation given by the client is.
 """
@@ -145,10 +157,11 @@ class Demand:
 FEW = 4
 
 
-def _lookup_part(kind, count):
+def _lookup_part(kind, count, lock):
     """SQL for one kind of _lookup: (kind, name, integer) rows for the
     names in the bound parameters ``<kind>_0`` ... (``count`` of them), or
-    in the list ``kind`` if ``count`` is None."""
+    in the list ``kind`` if ``count`` is None. With ``lock``, the rows of
+    providers are locked, in id order (PostgreSQL)."""
     if count is None:
         names = sa.bindparam(kind, expanding=True)
     else:
@@ -162,6 +175,12 @@ def _lookup_part(kind, count):
             ALLOCATIONS.c.consumer_id.in_(names)).group_by(
             ALLOCATIONS.c.consumer_id)
     column, value = _LOOKUP_COLUMNS[kind]
+    if kind == 'rp' and lock:
+        # FOR UPDATE is refused in a UNION's parts, not in a WITH.
+        locked = sa.select(column, value).where(column.in_(names)).order_by(
+            PROVIDERS.c.id).with_for_update().cte('locked_providers')
+        return sa.select(label, sa.cast(locked.c.uuid, sa.String(255)),
+                         locked.c.id)
     return sa.select(label, sa.cast(column, sa.String(255)),
                      value).where(column.in_(names))
 
@@ -179,12 +198,13 @@ _LOOKUP_KINDS = tuple(_LOOKUP_COLUMNS) + ('held',)
 _LOOKUPS = {}
 
 
-def _lookup(conn, names):
+def _lookup(conn, names, lock_providers=False):
     """Ids (generations for consumers, allocation counts for 'held') of
     rows named by a unique column, several tables in one query: ``names``
     is {kind: names}, the result {kind: {name: integer}}, names with no
-    row left out."""
-    shape, params = [], {}
+    row left out. With ``lock_providers`` the providers' rows are locked
+    (FOR UPDATE, in id order) before the query returns."""
+    shape, params = [lock_providers], {}
     for kind in _LOOKUP_KINDS:
         if not names.get(kind):
             continue
@@ -197,13 +217,14 @@ def _lookup(conn, names):
             params.update(('%s_%d' % (kind, i), name)
                           for i, name in enumerate(wanted))
     found = collections.defaultdict(dict)
-    if not shape:
+    if len(shape) == 1:
         return found
     shape = tuple(shape)
     statement = _LOOKUPS.get(shape)
     if statement is None:
         statement = _LOOKUPS[shape] = sa.union_all(
-            *[_lookup_part(kind, count) for kind, count in shape])
+            *[_lookup_part(kind, count, lock_providers)
+              for kind, count in shape[1:]])
     for kind, name, value in conn.execute(statement, params):
         found[kind][name] = value
     return found
@@ -315,7 +336,9 @@ class AllocationWriter:
     def write(self):
         ctx = self.context
         with session.writer.connection.using(ctx) as conn:
-            seen = self._resolve(conn)
+            # PostgreSQL: READ COMMITTED, with the providers named locked
+            # by the first statement (see the module's docstring).
+            seen = self._resolve(conn, session.read_committed(conn))
             old = []
             if self.holding:
                 old = conn.execute(
@@ -344,9 +367,10 @@ class AllocationWriter:
             consumer_obj.delete_unused(
                 ctx, [r.uuid for r in self.requests if not r.allocations])
 
-    def _resolve(self, conn):
+    def _resolve(self, conn, lock_providers):
         """Ids of the providers, projects, users and consumer types the
-        request names, and the consumers' generations, with one query;
+        request names, and the consumers' generations, with one query
+        (which, with ``lock_providers``, locks the providers' rows);
         missing projects, users and types are created. Returns {consumer
         uuid: generation} for the consumers that have a record."""
         ctx = self.context
@@ -365,7 +389,7 @@ class AllocationWriter:
             'user': users, 'type': types,
             'consumer': self.consumer_uuids,
             # Whether they hold anything (new consumers usually do not).
-            'held': self.consumer_uuids})
+            'held': self.consumer_uuids}, lock_providers)
         self.holding = bool(found['held'])
         self.provider_ids = found['rp']
         self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
@@ -558,6 +582,10 @@ def delete_for_consumer(context, uuid):
     generation of every provider they were on. AllocationsNotFound if it
     has none."""
     with session.writer.connection.using(context) as conn:
+        # The provider swaps below have no conditions but the id, which a
+        # waiting UPDATE re-checks on the new row: READ COMMITTED lets
+        # them wait instead of failing and starting again.
+        session.read_committed(conn)
         # Deleting the record first keeps other writers of this consumer
         # off its allocations until we commit.
         conn.execute(CONSUMERS.delete().where(CONSUMERS.c.uuid == uuid))
