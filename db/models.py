@@ -238,6 +238,11 @@ class Inventory(TimestampMixin, Base):
     max_unit = sa.Column(sa.Integer, nullable=False)
     step_size = sa.Column(sa.Integer, nullable=False, default=1)
     allocation_ratio = sa.Column(sa.Float, nullable=False, default=1.0)
+    # The sum of the allocations of this class on this provider, kept by
+    # every writer of allocations in the transaction that changes them, so
+    # a capacity check reads one row instead of summing the allocations.
+    allocated = sa.Column(sa.BigInteger, nullable=False, default=0,
+                          server_default='0')
 
 
 class Allocation(TimestampMixin, Base):

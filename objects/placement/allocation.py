@@ -15,12 +15,15 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
 3. each provider touched, old or new, by id: ``generation = generation + 1``
    by compare-and-swap, whose WHERE also says, for each class the write
    adds to, that the provider has inventory of it, that each amount fits
-   its ``min_unit``/``max_unit``/``step_size``, and that the other
-   consumers' usage plus the new amounts fit ``(total - reserved) *
-   allocation_ratio`` (or, as Placement allows, are no more than these
-   consumers held there already);
-4. the old rows are deleted and the new ones inserted; consumers left with
-   nothing are deleted.
+   its ``min_unit``/``max_unit``/``step_size``, and that what is
+   allocated of it (the inventory row's ``allocated``), less what these
+   consumers hold there, plus the new amounts fits ``(total - reserved) *
+   allocation_ratio`` (or, as Placement allows, is no more than these
+   consumers held there already): one row read, however many allocations
+   the provider has;
+4. each inventory's ``allocated`` changes by what the write adds or
+   removes; the old rows are deleted and the new ones inserted; consumers
+   left with nothing are deleted.
 
 Every writer of a provider's inventories or allocations updates its row,
 so they queue there:
@@ -233,7 +236,8 @@ def _lookup(conn, names, lock_providers=False):
 # The capacity criteria of a provider's compare-and-swap are built once per
 # shape (class slot, number of distinct amounts) with bind parameters whose
 # values (and the errors to raise) the swap being run supplies through
-# this variable, set only for the time of the swap: building them
+# this variable, set only for the time of the swap (add_allocated's
+# change too): building them
 # per request cost more CPU than the rest of a claim's statements, and
 # constant statements let SQLAlchemy reuse their compiled form.
 _fits_values = contextvars.ContextVar('placement_fits_values')
@@ -244,55 +248,26 @@ def _fits_param(name, type_=sa.BigInteger, expanding=False):
                         callable_=lambda: _fits_values.get()[name])
 
 
-@functools.lru_cache(maxsize=None)
-def _writing(count):
-    """The consumers being written: ``count`` (at most FEW) parameters
-    ``fits_consumer_<i>``, or if ``count`` is None the list
-    ``fits_consumers``. The same objects for every criterion of a
-    statement."""
-    if count is None:
-        return _fits_param('fits_consumers', sa.String(36), expanding=True)
-    return tuple(_fits_param('fits_consumer_%d' % i, sa.String(36))
-                 for i in range(count))
-
-
-def _usage(others, writing):
-    """SQL, correlated to an ``inventories`` row: what the consumers
-    ``writing`` (or, if ``others``, all the other consumers) hold of its
-    class on its provider."""
-    return sa.select(
-        sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0)).where(
-        ALLOCATIONS.c.resource_provider_id ==
-        INVENTORIES.c.resource_provider_id,
-        ALLOCATIONS.c.resource_class_id == INVENTORIES.c.resource_class_id,
-        ALLOCATIONS.c.consumer_id.not_in(writing) if others
-        else ALLOCATIONS.c.consumer_id.in_(writing)).scalar_subquery()
-
-
-def _fits(slot, distinct_amounts, consumers):
+def _fits(slot, distinct_amounts):
     """The requirement of class slot ``slot``, built once per shape (so
     db.api reuses the whole UPDATE too). Its SQL is correlated to the
-    provider row being updated (not naming its id: MySQL then evaluates
-    the subqueries after it has locked the row, so waiting writers hold no
-    locks on allocations): it has inventory of class ``fits<slot>_class``
-    whose units allow the amounts (min, max and each distinct one's step)
-    and whose capacity holds the other consumers' usage plus
-    ``fits<slot>_total`` (or, as Placement allows, no less than the
-    ``consumers`` written held there already, for a provider left over
-    capacity by a shrunk inventory). Its error is the swap's
-    ``fits<slot>_refusal``."""
-    return _fits_for_shape(slot, distinct_amounts,
-                           consumers if consumers <= FEW else None)
+    provider row being updated (not naming its id: MySQL then reads the
+    inventory after it has locked the provider's row): it has inventory of
+    class ``fits<slot>_class`` whose units allow the amounts (min, max and
+    each distinct one's step) and whose capacity holds what is allocated
+    there, less the ``fits<slot>_held`` the consumers written hold there
+    now, plus ``fits<slot>_total`` (or, as Placement allows, no more than
+    they held, for a provider left over capacity by a shrunk inventory).
+    Its error is the swap's ``fits<slot>_refusal``."""
+    return _fits_for_shape(slot, distinct_amounts)
 
 
 # Bounded: a POST /allocations may name any number of distinct amounts.
 @functools.lru_cache(maxsize=256)
-def _fits_for_shape(slot, distinct_amounts, consumers):
-    writing = _writing(consumers)
-
+def _fits_for_shape(slot, distinct_amounts):
     def param(what, type_=sa.BigInteger):
         return _fits_param('fits%d_%s' % (slot, what), type_)
-    total = param('total')
+    total, held = param('total'), param('held')
     criterion = sa.exists().where(
         INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
         INVENTORIES.c.resource_class_id == param('class', sa.Integer),
@@ -300,13 +275,32 @@ def _fits_for_shape(slot, distinct_amounts, consumers):
         INVENTORIES.c.max_unit >= param('max', sa.Integer),
         *[param('step%d' % i, sa.Integer) % INVENTORIES.c.step_size == 0
           for i in range(distinct_amounts)],
-        sa.or_(_usage(True, writing) + total
+        sa.or_(INVENTORIES.c.allocated - held + total
                <= inv_obj.capacity(INVENTORIES.c),
-               total <= _usage(False, writing)))
+               total <= held))
     return rp_obj.Requirement(
         criterion, 'must have inventory of the class in slot %d whose '
         'units and capacity allow the amounts' % slot,
         lambda: _fits_values.get()['fits%d_refusal' % slot]())
+
+
+# inventories.allocated plus the change being written (add_allocated).
+_ALLOCATED_PLUS_CHANGE = (models.Inventory.allocated +
+                          _fits_param('allocated_change'))
+
+
+def add_allocated(context, provider_id, class_id, change):
+    """Add ``change`` to the ``allocated`` of the provider's inventory of
+    the class, in the caller's transaction, which holds the provider's row
+    (a row gone with its inventory is left alone)."""
+    token = _fits_values.set({'allocated_change': change})
+    try:
+        db_api.conditional_update(
+            context, models.Inventory, {'allocated': _ALLOCATED_PLUS_CHANGE},
+            {'resource_provider_id': provider_id,
+             'resource_class_id': class_id})
+    finally:
+        _fits_values.reset(token)
 
 
 # A constant expression, so that db.api finds the provider's UPDATE built.
@@ -358,6 +352,11 @@ class AllocationWriter:
             for provider_id in sorted(self.providers_to_swap(demands)):
                 self.swap_provider(provider_id, demands.get(provider_id, {}))
             self.before_allocations(conn)
+            for provider_id, per_class in sorted(demands.items()):
+                for class_id, demand in sorted(per_class.items()):
+                    if demand.total != demand.old_total:
+                        add_allocated(ctx, provider_id, class_id,
+                                      demand.total - demand.old_total)
             if old:
                 conn.execute(ALLOCATIONS.delete().where(
                     ALLOCATIONS.c.id.in_([row.id for row in old])))
@@ -503,24 +502,20 @@ class AllocationWriter:
         """The conditions the provider's compare-and-swap carries: one per
         class the write allocates (see _fits), whose parameters are
         _fits_values'."""
-        return [_fits(slot, len(set(demands[class_id].amounts)),
-                      len(self.consumer_uuids))
+        return [_fits(slot, len(set(demands[class_id].amounts)))
                 for slot, class_id in enumerate(self._growing(demands))]
 
     def _fits_values(self, provider_id, demands):
         """The values of the parameters of requirements(), and for each
         class the refusal to raise if it does not fit."""
         rp_uuid = self.provider_uuids.get(provider_id)
-        if len(self.consumer_uuids) > FEW:
-            values = {'fits_consumers': self.consumer_uuids}
-        else:
-            values = {'fits_consumer_%d' % i: uuid
-                      for i, uuid in enumerate(self.consumer_uuids)}
+        values = {}
         for slot, class_id in enumerate(self._growing(demands)):
             demand = demands[class_id]
             prefix = 'fits%d_' % slot
             values.update({
                 prefix + 'class': class_id, prefix + 'total': demand.total,
+                prefix + 'held': demand.old_total,
                 prefix + 'min': min(demand.amounts),
                 prefix + 'max': max(demand.amounts),
                 prefix + 'refusal': functools.partial(
@@ -590,16 +585,22 @@ def delete_for_consumer(context, uuid):
         # off its allocations until we commit.
         conn.execute(CONSUMERS.delete().where(CONSUMERS.c.uuid == uuid))
         held = conn.execute(
-            sa.select(ALLOCATIONS.c.id, ALLOCATIONS.c.resource_provider_id)
+            sa.select(ALLOCATIONS.c.id, ALLOCATIONS.c.resource_provider_id,
+                      ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used)
             .where(ALLOCATIONS.c.consumer_id == uuid)).all()
         if not held:
             raise AllocationsNotFound(uuid=uuid)
+        freed = collections.Counter()
+        for row in held:
+            freed[row.resource_provider_id, row.resource_class_id] += \
+                row.used
         for provider_id in sorted({row.resource_provider_id
                                    for row in held}):
             db_api.conditional_update(
                 context, models.ResourceProvider,
-                {'generation': models.ResourceProvider.generation + 1},
-                {'id': provider_id})
+                {'generation': _NEXT_GENERATION}, {'id': provider_id})
+        for (provider_id, class_id), used in sorted(freed.items()):
+            add_allocated(context, provider_id, class_id, -used)
         conn.execute(ALLOCATIONS.delete().where(
             ALLOCATIONS.c.id.in_([row.id for row in held])))
 

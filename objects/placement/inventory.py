@@ -105,6 +105,16 @@ def _usage_fits(context, provider, class_id, name, data):
         _in_use_error(context, provider, class_ids=[class_id]))
 
 
+def _allocated(provider_id, class_id):
+    """SQL: the sum of the allocations of the class on the provider (none
+    as a rule when its inventory is being created; a reshape moving them
+    in has not moved them yet)."""
+    return sa.select(sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0)) \
+        .where(ALLOCATIONS.c.resource_provider_id == provider_id,
+               ALLOCATIONS.c.resource_class_id == class_id) \
+        .scalar_subquery()
+
+
 def _has_inventory(provider, class_id):
     return sa.exists().where(
         INVENTORIES.c.resource_provider_id == provider.id,
@@ -167,7 +177,8 @@ def _write_rows(context, provider, ids, desired, replace):
                      'resource_class_id': ids[name]}):
                 conn.execute(INVENTORIES.insert().values(
                     resource_provider_id=provider.id,
-                    resource_class_id=ids[name], created_at=now, **values))
+                    resource_class_id=ids[name], created_at=now,
+                    allocated=_allocated(provider.id, ids[name]), **values))
 
 
 def _retrying(context, provider, write):

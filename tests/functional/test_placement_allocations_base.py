@@ -115,7 +115,6 @@ class AllocationTestCase(test_placement_base.PlacementTestCase):
             rp_id = conn.execute(sa.select(
                 models.ResourceProvider.__table__.c.id).where(
                 models.ResourceProvider.__table__.c.uuid == rp)).scalar()
-            conn.execute(models.Allocation.__table__.insert().values(
-                resource_provider_id=rp_id, consumer_id=consumer,
-                resource_class_id=resource_class_id, used=used,
-                created_at=sa.func.now()))
+            test_placement_base.insert_allocations(conn, [{
+                'resource_provider_id': rp_id, 'consumer_id': consumer,
+                'resource_class_id': resource_class_id, 'used': used}])

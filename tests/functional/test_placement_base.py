@@ -5,10 +5,29 @@ build on it.)"""
 import json
 import uuid as uuidlib
 
+import sqlalchemy as sa
 import webtest
 
+from db import models
+from db import session
 from tests import base
 from volapi.placement import wsgi
+
+ALLOCATIONS = models.Allocation.__table__
+INVENTORIES = models.Inventory.__table__
+
+
+def insert_allocations(conn, rows):
+    """Insert allocation rows (resource_provider_id, resource_class_id,
+    consumer_id, used) in ``conn``'s transaction as every volapi writer
+    leaves them: counted in their inventory's ``allocated``."""
+    conn.execute(ALLOCATIONS.insert().values(created_at=sa.func.now()),
+                 rows)
+    for row in rows:
+        conn.execute(INVENTORIES.update().where(
+            INVENTORIES.c.resource_provider_id == row['resource_provider_id'],
+            INVENTORIES.c.resource_class_id == row['resource_class_id'])
+            .values(allocated=INVENTORIES.c.allocated + row['used']))
 
 ADMIN = 'admin'
 JSON = 'application/json'
@@ -22,6 +41,25 @@ class PlacementTestCase(base.DatabaseTestCase):
     def setUp(self):
         super().setUp()
         self.app = webtest.TestApp(wsgi.setup_app(self.config.conf))
+        self.addCleanup(self.assertAllocatedCounted)
+
+    def assertAllocatedCounted(self):
+        """After every test: each inventory's ``allocated`` is the sum of
+        its allocations."""
+        counted = sa.select(
+            INVENTORIES.c.resource_provider_id,
+            INVENTORIES.c.resource_class_id, INVENTORIES.c.allocated)
+        summed = sa.select(
+            ALLOCATIONS.c.resource_provider_id,
+            ALLOCATIONS.c.resource_class_id,
+            sa.func.sum(ALLOCATIONS.c.used)).group_by(
+            ALLOCATIONS.c.resource_provider_id,
+            ALLOCATIONS.c.resource_class_id)
+        with session.reader.connection.using(self.context) as conn:
+            counts = {(p, c): n for p, c, n in conn.execute(counted)}
+            sums = {(p, c): n for p, c, n in conn.execute(summed)}
+        self.assertEqual(
+            {k: v for k, v in counts.items() if v or k in sums}, sums)
 
     def request(self, method, path, body=None, status=None, version=None,
                 token=ADMIN, headers=None, content_type=JSON):

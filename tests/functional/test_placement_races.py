@@ -100,10 +100,10 @@ class TestGenerationRaces(base.PlacementTestCase):
                     table.c.uuid == self.rp['uuid'])).scalar_one()
                 conn.execute(table.update().where(table.c.id == rp_id)
                              .values(generation=table.c.generation + 1))
-                conn.execute(models.Allocation.__table__.insert().values(
-                    resource_provider_id=rp_id, resource_class_id=DISK_GB,
-                    consumer_id=str(uuid.uuid4()), used=10,
-                    created_at=sa.func.now()))
+                base.insert_allocations(conn, [{
+                    'resource_provider_id': rp_id,
+                    'resource_class_id': DISK_GB,
+                    'consumer_id': str(uuid.uuid4()), 'used': 10}])
                 holding.set()
                 time.sleep(0.5)
             return 'committed'
@@ -138,10 +138,10 @@ class TestAllocationWritersQueue(base.PlacementTestCase):
                     table.c.uuid == rp_uuid)).scalar_one()
                 conn.execute(table.update().where(table.c.id == rp_id)
                              .values(generation=table.c.generation + 1))
-                conn.execute(models.Allocation.__table__.insert().values(
-                    resource_provider_id=rp_id, resource_class_id=DISK_GB,
-                    consumer_id=str(uuid.uuid4()), used=used,
-                    created_at=sa.func.now()))
+                base.insert_allocations(conn, [{
+                    'resource_provider_id': rp_id,
+                    'resource_class_id': DISK_GB,
+                    'consumer_id': str(uuid.uuid4()), 'used': used}])
                 holding.set()
                 time.sleep(0.5)
             return 'committed'

@@ -20,10 +20,9 @@ def add_allocation(context, rp_uuid, class_id, used, consumer=None):
     with session.writer.connection.using(context) as conn:
         rp_id = conn.execute(sa.select(rp.c.id).where(
             rp.c.uuid == rp_uuid)).scalar_one()
-        conn.execute(models.Allocation.__table__.insert().values(
-            resource_provider_id=rp_id, resource_class_id=class_id,
-            consumer_id=consumer or str(uuid.uuid4()), used=used,
-            created_at=sa.func.now()))
+        base.insert_allocations(conn, [{
+            'resource_provider_id': rp_id, 'resource_class_id': class_id,
+            'consumer_id': consumer or str(uuid.uuid4()), 'used': used}])
         conn.execute(rp.update().where(rp.c.id == rp_id).values(
             generation=rp.c.generation + 1))
 

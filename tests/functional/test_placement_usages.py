@@ -52,10 +52,10 @@ class UsageTestCase(base.PlacementTestCase):
                 consumer_type_id=type_id))
             rp_id = conn.execute(sa.select(models.ResourceProvider.id).where(
                 models.ResourceProvider.uuid == self.rp['uuid'])).scalar()
-            conn.execute(models.Allocation.__table__.insert(), [
+            base.insert_allocations(conn, [
                 {'resource_provider_id': rp_id, 'consumer_id': consumer,
-                 'resource_class_id': class_id, 'used': used,
-                 'created_at': now} for class_id, used in amounts.items()])
+                 'resource_class_id': class_id, 'used': used}
+                for class_id, used in amounts.items()])
         return consumer
 
 
