@@ -27,7 +27,7 @@ Serving volapi for it (127.0.0.1 only; a database of its own)::
 
     cat > /tmp/volapi-bench.conf <<EOF
     [database]
-    connection = postgresql+psycopg2://volapi:volapi@127.0.0.1:5433/volapi_bench
+    connection = postgresql+psycopg://volapi:volapi@127.0.0.1:5433/volapi_bench
     max_pool_size = 20
     [placement]
     auth_strategy = noauth2
