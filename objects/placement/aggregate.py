@@ -9,7 +9,6 @@ from sqlalchemy.dialects import sqlite
 from db import api as db_api
 from db import models
 from db import session
-from objects.placement import exception
 from objects.placement import resource_provider as rp_obj
 
 AGGREGATES = models.PlacementAggregate.__table__
@@ -62,12 +61,8 @@ def set_for_provider(context, provider, uuids, generation=None):
     uuids = sorted(set(uuids))
     if generation is not None:
         return _set(context, provider, uuids, generation, True)
-    for _ in range(rp_obj.ATTEMPTS):
-        try:
-            return _set(context, provider, uuids, provider.generation, False)
-        except exception.ResourceProviderConcurrentUpdateDetected:
-            provider = rp_obj.get_by_uuid(context, provider.uuid)
-    raise exception.ResourceProviderConcurrentUpdateDetected()
+    return rp_obj.retry_from_last_read(context, provider, lambda rp: _set(
+        context, rp, uuids, rp.generation, False))
 
 
 @db_api.retry_on_deadlock

@@ -181,17 +181,6 @@ def _write_rows(context, provider, ids, desired, replace):
                     allocated=_allocated(provider.id, ids[name]), **values))
 
 
-def _retrying(context, provider, write):
-    """Run ``write(provider)`` from the generation last read, re-reading
-    the provider after a lost race."""
-    for _ in range(rp_obj.ATTEMPTS):
-        try:
-            return write(provider)
-        except exception.ResourceProviderConcurrentUpdateDetected:
-            provider = rp_obj.get_by_uuid(context, provider.uuid)
-    raise exception.ResourceProviderConcurrentUpdateDetected()
-
-
 # -- the operations ------------------------------------------------------------
 
 def set_inventories(context, provider, generation, inventories):
@@ -202,7 +191,7 @@ def set_inventories(context, provider, generation, inventories):
 
 def delete_all(context, provider):
     """Remove all inventories (DELETE .../inventories, 1.5)."""
-    return _retrying(context, provider, lambda rp: _write(
+    return rp_obj.retry_from_last_read(context, provider, lambda rp: _write(
         context, rp, rp.generation, {}, True, lambda ids: ()))
 
 
@@ -214,7 +203,7 @@ def add(context, provider, name, data):
             'must have no inventory of %s yet' % name,
             exception.InventoryExists(resource_class=name,
                                       resource_provider=provider.uuid))
-    return _retrying(context, provider, lambda rp: _write(
+    return rp_obj.retry_from_last_read(context, provider, lambda rp: _write(
         context, rp, rp.generation, {name: data}, False, requirements))
 
 
@@ -231,7 +220,7 @@ def delete(context, provider, name):
     """Remove the inventory of one class (DELETE .../inventories/{class})."""
     def requirements(ids):
         yield _existing(provider, ids[name], name)
-    return _retrying(context, provider, lambda rp: _write(
+    return rp_obj.retry_from_last_read(context, provider, lambda rp: _write(
         context, rp, rp.generation, {name: None}, False, requirements))
 
 

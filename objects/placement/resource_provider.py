@@ -176,6 +176,19 @@ def _hold_roots(context, root_ids):
             raise _TreeChanged()
 
 
+def retry_from_last_read(context, provider, write):
+    """``write(provider)`` for a write that swaps the provider from the
+    generation last read rather than one the client gave: after a lost
+    race the provider is read again and the write retried, at most
+    ATTEMPTS times."""
+    for _ in range(ATTEMPTS):
+        try:
+            return write(provider)
+        except exception.ResourceProviderConcurrentUpdateDetected:
+            provider = get_by_uuid(context, provider.uuid)
+    raise exception.ResourceProviderConcurrentUpdateDetected()
+
+
 # -- create ------------------------------------------------------------------
 
 def create(context, uuid, name, parent_provider_uuid=None):

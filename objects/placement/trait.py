@@ -126,13 +126,9 @@ def set_for_provider(context, provider, names, generation=None):
     from objects.placement import resource_provider as rp_obj
     if generation is not None:
         return _set_for_provider(context, provider, names, generation)
-    for _ in range(rp_obj.ATTEMPTS):
-        try:
-            return _set_for_provider(context, provider, names,
-                                     provider.generation)
-        except exception.ResourceProviderConcurrentUpdateDetected:
-            provider = rp_obj.get_by_uuid(context, provider.uuid)
-    raise exception.ResourceProviderConcurrentUpdateDetected()
+    return rp_obj.retry_from_last_read(
+        context, provider, lambda rp: _set_for_provider(
+            context, rp, names, rp.generation))
 
 
 @db_api.retry_on_deadlock
