@@ -75,9 +75,10 @@ CONSUMER_TYPES = models.ConsumerType.__table__
 # Inline: no RETURNING of ids nobody reads.
 _INSERT_ALLOCATIONS = ALLOCATIONS.insert().inline()
 
-# Writers of one provider queue on its row. Under PostgreSQL's REPEATABLE
-# READ each one that waited starts again (with a jittered back-off), so a
-# burst of N concurrent claims on one provider needs up to about N rounds.
+# Writers of one provider queue on its row. Where one that waited starts
+# again (PostgreSQL when the write joined a transaction already begun, at
+# REPEATABLE READ; a consumer or project created meanwhile, anywhere), a
+# burst of N concurrent writers of one provider can need about N rounds.
 WRITE_RETRIES = 60
 
 
