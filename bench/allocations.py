@@ -35,7 +35,7 @@ Serving volapi for it (127.0.0.1 only; a database of its own)::
     createdb ... volapi_bench   # or CREATE DATABASE volapi_bench
     volapi-manage --config-file /tmp/volapi-bench.conf db sync
     VOLAPI_CONFIG_FILE=/tmp/volapi-bench.conf gunicorn -b 127.0.0.1:8779 \\
-        -w 2 --threads 16 -k gthread 'volapi.placement.wsgi:setup_app()'
+        -w 2 --threads 16 -k gthread volapi.wsgi.placement:application
 
 Serving OpenStack Placement 16.0.0 to compare (same machine, same server
 settings, a separate database)::

@@ -30,41 +30,25 @@
 # the reference runs on psycopg2, the driver it supports).
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-}
-case "${1:-}" in ''|-h|--help) usage ;; esac
-[ $# -eq 1 ] || usage
-PG_ADMIN_URL=$1
-NAME=cinder
 # shellcheck source=bench/compare_common.sh
 . "$(dirname "$0")/compare_common.sh"
+compare_args "$@"
+NAME=cinder
 
 VENV=${VENV:-/tmp/cinder-venv}
 THREADS=${THREADS:-8}
 VOLUMES=32
 VOLUME_HOST='compare@bench#bench'
 
-DRIVER=${DRIVER:-psycopg}
 compare_init
-if [ ! -x "$VENV/bin/cinder-api" ]; then
-    echo "installing cinder 29.0.0 in $VENV ..."
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q cinder==29.0.0 gunicorn
-fi
-ensure_driver "$VENV/bin/python" psycopg2
-ensure_driver python3 "$DRIVER"
-CINDER_VERSION=$("$VENV/bin/python" -c \
-    'import importlib.metadata as m; print(m.version("cinder"))')
+reference_venv cinder-api cinder==29.0.0
 
 CINDER_DB=compare_cinder_$SUFFIX
 VOLAPI_DB=compare_volapi_$SUFFIX
 create_database "$CINDER_DB"
 create_database "$VOLAPI_DB"
-CINDER_PORT=$(free_port)
-VOLAPI_PORT=$(free_port)
-while [ "$VOLAPI_PORT" = "$CINDER_PORT" ]; do VOLAPI_PORT=$(free_port); done
+pick_ports
+CINDER_PORT=$REFERENCE_PORT
 
 # -- Cinder: noauth (token "user:project"), no message broker, project ids
 # that are not keystone UUIDs ("bench") allowed in URLs.
@@ -93,10 +77,9 @@ lock_path = $STATE/cinder/locks
 backend_url = file://$STATE/cinder/state
 EOF
 # cinder.wsgi.api reads ~/.cinder/cinder.conf (HOME below).
-(cd "$STATE/cinder" && HOME=$STATE/cinder "$VENV/bin/cinder-manage" \
-    --config-file "$STATE/cinder/.cinder/cinder.conf" db sync \
-    > "$STATE/cinder/db-sync.out" 2>&1) \
-    || { tail -n 20 "$STATE/cinder/db-sync.out" >&2; exit 1; }
+logged "$STATE/cinder" db-sync env -C "$STATE/cinder" HOME="$STATE/cinder" \
+    "$VENV/bin/cinder-manage" --config-file "$STATE/cinder/.cinder/cinder.conf" \
+    db sync
 
 # -- volapi: its noauth, the in-process fake:// transport (nothing is cast).
 mkdir -p "$STATE/volapi"
@@ -113,9 +96,8 @@ auth_strategy = noauth
 connection = $(sqlalchemy_url "$VOLAPI_DB" "$DRIVER")
 max_pool_size = $THREADS
 EOF
-volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync \
-    > "$STATE/volapi/db-sync.out" 2>&1 \
-    || { tail -n 20 "$STATE/volapi/db-sync.out" >&2; exit 1; }
+logged "$STATE/volapi" db-sync \
+    volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync
 
 # -- The same volumes in both databases, as a volume service leaves them
 # after a create: available, detached, of the __DEFAULT__ type (which both
@@ -150,7 +132,7 @@ VOLAPI_PID=$SERVER_PID
 LOG=$STATE/runs.log
 {
     echo "os-reserve/os-unreserve: volapi http://127.0.0.1:$VOLAPI_PORT" \
-         "against Cinder $CINDER_VERSION http://127.0.0.1:$CINDER_PORT," \
+         "against Cinder $REFERENCE_VERSION http://127.0.0.1:$CINDER_PORT," \
          "$VOLUMES volumes each"
     describe_setup "$THREADS"
 } | tee "$LOG"

@@ -9,6 +9,10 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(dirname "$BENCH_DIR")
 
+# volapi's PostgreSQL driver (psycopg, i.e. psycopg 3, or psycopg2); the
+# OpenStack service runs on psycopg2, the driver it supports.
+DRIVER=${DRIVER:-psycopg}
+
 # Server settings, the same for volapi and for the OpenStack service.
 SERVER=${SERVER:-gunicorn}
 WORKERS=${WORKERS:-2}
@@ -20,6 +24,16 @@ CLIENTS=${CLIENTS:-1,8,32}
 SERVER_PIDS=()      # server masters started here
 DATABASES=()        # databases created here
 STATE=''
+
+# compare_args "$@": the calling script's one argument, PG_ADMIN_URL, or
+# its usage (the comment at its top) and exit 2.
+compare_args() {
+    if [ $# -ne 1 ] || [[ $1 == -h || $1 == --help || -z $1 ]]; then
+        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+        exit 2
+    fi
+    PG_ADMIN_URL=$1
+}
 
 compare_init() {
     case "$SERVER" in
@@ -95,6 +109,34 @@ ensure_driver() {
     "$1" -c "import $2" 2>/dev/null || "$1" -m pip install -q "$package"
 }
 
+# reference_venv EXECUTABLE REQUIREMENT: the OpenStack service in $VENV,
+# made with pip (REQUIREMENT, e.g. cinder==29.0.0, and gunicorn) when it
+# has no bin/EXECUTABLE; both sides' drivers installed if missing. Sets
+# REFERENCE_VERSION to the installed version.
+# The caller sets VENV; REFERENCE_VERSION is for it (SC2153, SC2034).
+# shellcheck disable=SC2153,SC2034
+reference_venv() {
+    local package=${2%%==*}
+    if [ ! -x "$VENV/bin/$1" ]; then
+        echo "installing $2 in $VENV ..."
+        python3 -m venv "$VENV"
+        "$VENV/bin/pip" install -q "$2" gunicorn
+    fi
+    ensure_driver "$VENV/bin/python" psycopg2
+    ensure_driver python3 "$DRIVER"
+    REFERENCE_VERSION=$("$VENV/bin/python" -c \
+        'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' \
+        "$package")
+}
+
+# logged DIR NAME COMMAND ...: runs COMMAND with its output in DIR/NAME.out;
+# if it fails, shows the end of that output and exits.
+logged() {
+    local out=$1/$2.out
+    shift 2
+    "$@" > "$out" 2>&1 || { tail -n 20 "$out" >&2; exit 1; }
+}
+
 # Creates database $1 (a name with $SUFFIX in it), remembered for the
 # clean-up.
 create_database() {
@@ -109,12 +151,15 @@ python_tool() {
 print(os.path.join(os.path.dirname(sys.executable), sys.argv[1]))' "$1"
 }
 
-# A TCP port free on 127.0.0.1 at this moment.
-free_port() {
-    python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
+# Two different TCP ports free on 127.0.0.1 at this moment: sets
+# REFERENCE_PORT and VOLAPI_PORT.
+# shellcheck disable=SC2034  # the callers use both
+pick_ports() {
+    read -r REFERENCE_PORT VOLAPI_PORT < <(python3 -c 'import socket
+first, second = socket.socket(), socket.socket()
+first.bind(("127.0.0.1", 0))
+second.bind(("127.0.0.1", 0))
+print(first.getsockname()[1], second.getsockname()[1])')
 }
 
 # write_gunicorn_conf DIR WSGI_APP PORT THREADS: DIR/gunicorn.conf.py, read

@@ -36,40 +36,23 @@
 # the driver it supports).
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-}
-case "${1:-}" in ''|-h|--help) usage ;; esac
-[ $# -eq 1 ] || usage
-PG_ADMIN_URL=$1
-NAME=placement
 # shellcheck source=bench/compare_common.sh
 . "$(dirname "$0")/compare_common.sh"
+compare_args "$@"
+NAME=placement
 
 VENV=${VENV:-/tmp/placement-venv}
 THREADS=${THREADS:-16}
 
-DRIVER=${DRIVER:-psycopg}
 compare_init
-if [ ! -x "$VENV/bin/placement-manage" ]; then
-    echo "installing openstack-placement 16.0.0 in $VENV ..."
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q openstack-placement==16.0.0 \
-        gunicorn
-fi
-ensure_driver "$VENV/bin/python" psycopg2
-ensure_driver python3 "$DRIVER"
-PLACEMENT_VERSION=$("$VENV/bin/python" -c \
-    'import importlib.metadata as m; print(m.version("openstack-placement"))')
+reference_venv placement-manage openstack-placement==16.0.0
 
 PLACEMENT_DB=compare_placement_$SUFFIX
 VOLAPI_DB=compare_volapi_$SUFFIX
 create_database "$PLACEMENT_DB"
 create_database "$VOLAPI_DB"
-PLACEMENT_PORT=$(free_port)
-VOLAPI_PORT=$(free_port)
-while [ "$VOLAPI_PORT" = "$PLACEMENT_PORT" ]; do VOLAPI_PORT=$(free_port); done
+pick_ports
+PLACEMENT_PORT=$REFERENCE_PORT
 
 # -- Placement: placement.wsgi.api reads $OS_PLACEMENT_CONFIG_DIR/placement.conf.
 mkdir -p "$STATE/placement"
@@ -84,9 +67,8 @@ max_pool_size = 20
 [api]
 auth_strategy = noauth2
 EOF
-"$VENV/bin/placement-manage" --config-file "$STATE/placement/placement.conf" \
-    db sync > "$STATE/placement/db-sync.out" 2>&1 \
-    || { tail -n 20 "$STATE/placement/db-sync.out" >&2; exit 1; }
+logged "$STATE/placement" db-sync "$VENV/bin/placement-manage" \
+    --config-file "$STATE/placement/placement.conf" db sync
 
 # -- volapi's placement alone (the volume API is not on the request path).
 mkdir -p "$STATE/volapi"
@@ -101,9 +83,8 @@ max_pool_size = 20
 [placement]
 auth_strategy = noauth2
 EOF
-volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync \
-    > "$STATE/volapi/db-sync.out" 2>&1 \
-    || { tail -n 20 "$STATE/volapi/db-sync.out" >&2; exit 1; }
+logged "$STATE/volapi" db-sync \
+    volapi-manage --config-file "$STATE/volapi/volapi.conf" db sync
 
 # -- Both under the same server, the same settings.
 serve "$STATE/placement" placement.wsgi.api:application "$PLACEMENT_PORT" \
@@ -116,7 +97,7 @@ VOLAPI_PID=$SERVER_PID
 LOG=$STATE/runs.log
 {
     echo "new-consumer claims: volapi http://127.0.0.1:$VOLAPI_PORT against" \
-         "Placement $PLACEMENT_VERSION http://127.0.0.1:$PLACEMENT_PORT"
+         "Placement $REFERENCE_VERSION http://127.0.0.1:$PLACEMENT_PORT"
     describe_setup "$THREADS"
 } | tee "$LOG"
 # Warm-up, not counted: each worker's first requests load code and open

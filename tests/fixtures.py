@@ -61,20 +61,37 @@ def _per_process_url(url):
     return parsed.set(database=name).render_as_string(hide_password=False)
 
 
+def write_config(path, options):
+    """Write a volapi configuration file: ``options`` is {group: {name:
+    value}}, None for [DEFAULT]; '%' is escaped as oslo.config wants."""
+    with open(path, 'w') as f:
+        for group, values in options.items():
+            f.write('[%s]\n' % (group or 'DEFAULT'))
+            for name, value in values.items():
+                f.write('%s = %s\n' % (name, str(value).replace('%', '%%')))
+
+
+def database_config(path, url, state_path=None):
+    """write_config() of a file naming database ``url`` and a state_path
+    (default: the temp dir)."""
+    write_config(path, {
+        None: {'state_path': state_path or tempfile.gettempdir()},
+        'database': {'connection': url}})
+
+
 def _db_sync(url):
     """Make the schema the way an operator does: volapi-manage db sync."""
-    with tempfile.NamedTemporaryFile('w', suffix='.conf',
-                                     delete=False) as conf:
-        conf.write('[DEFAULT]\nstate_path = %s\n[database]\nconnection = %s\n'
-                   % (tempfile.gettempdir(), url.replace('%', '%%')))
+    fd, conf = tempfile.mkstemp(suffix='.conf')
+    os.close(fd)
+    database_config(conf, url)
     try:
         subprocess.run([sys.executable, '-m', 'volapi.cmd.manage',
-                        '--config-file', conf.name, 'db', 'sync'],
+                        '--config-file', conf, 'db', 'sync'],
                        check=True, capture_output=True, text=True)
     except subprocess.CalledProcessError as e:
         raise RuntimeError('db sync failed:\n%s%s' % (e.stdout, e.stderr))
     finally:
-        os.unlink(conf.name)
+        os.unlink(conf)
 
 
 def prepared_url():

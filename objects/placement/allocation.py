@@ -208,7 +208,7 @@ def _lookup(conn, names, lock_providers=False):
     is {kind: names}, the result {kind: {name: integer}}, names with no
     row left out. With ``lock_providers`` the providers' rows are locked
     (FOR UPDATE, in id order) before the query returns."""
-    shape, params = [lock_providers], {}
+    shape, params = [], {}
     for kind in _LOOKUP_KINDS:
         if not names.get(kind):
             continue
@@ -221,32 +221,32 @@ def _lookup(conn, names, lock_providers=False):
             params.update(('%s_%d' % (kind, i), name)
                           for i, name in enumerate(wanted))
     found = collections.defaultdict(dict)
-    if len(shape) == 1:
+    if not shape:
         return found
-    shape = tuple(shape)
-    statement = _LOOKUPS.get(shape)
+    key = (lock_providers,) + tuple(shape)
+    statement = _LOOKUPS.get(key)
     if statement is None:
-        statement = _LOOKUPS[shape] = sa.union_all(
+        statement = _LOOKUPS[key] = sa.union_all(
             *[_lookup_part(kind, count, lock_providers)
-              for kind, count in shape[1:]])
+              for kind, count in shape])
     for kind, name, value in conn.execute(statement, params):
         found[kind][name] = value
     return found
 
 
-# The capacity criteria of a provider's compare-and-swap are built once per
-# shape (class slot, number of distinct amounts) with bind parameters whose
-# values (and the errors to raise) the swap being run supplies through
-# this variable, set only for the time of the swap (add_allocated's
-# change too): building them
-# per request cost more CPU than the rest of a claim's statements, and
-# constant statements let SQLAlchemy reuse their compiled form.
-_fits_values = contextvars.ContextVar('placement_fits_values')
+# The capacity criteria of a provider's compare-and-swap (and the change
+# add_allocated adds) are built once per shape (class slot, number of
+# distinct amounts) with bind parameters whose values (and the errors to
+# raise) the swap being run supplies through this variable, set only for
+# the time of the swap: building them per request cost more CPU than the
+# rest of a claim's statements, and constant statements let SQLAlchemy
+# reuse their compiled form.
+_swap_values = contextvars.ContextVar('placement_swap_values')
 
 
-def _fits_param(name, type_=sa.BigInteger, expanding=False):
-    return sa.bindparam(name, type_=type_, expanding=expanding,
-                        callable_=lambda: _fits_values.get()[name])
+def _swap_param(name, type_=sa.BigInteger):
+    return sa.bindparam(name, type_=type_,
+                        callable_=lambda: _swap_values.get()[name])
 
 
 def _fits(slot, distinct_amounts):
@@ -267,7 +267,7 @@ def _fits(slot, distinct_amounts):
 @functools.lru_cache(maxsize=256)
 def _fits_for_shape(slot, distinct_amounts):
     def param(what, type_=sa.BigInteger):
-        return _fits_param('fits%d_%s' % (slot, what), type_)
+        return _swap_param('fits%d_%s' % (slot, what), type_)
     total, held = param('total'), param('held')
     criterion = sa.exists().where(
         INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
@@ -282,26 +282,26 @@ def _fits_for_shape(slot, distinct_amounts):
     return rp_obj.Requirement(
         criterion, 'must have inventory of the class in slot %d whose '
         'units and capacity allow the amounts' % slot,
-        lambda: _fits_values.get()['fits%d_refusal' % slot]())
+        lambda: _swap_values.get()['fits%d_refusal' % slot]())
 
 
 # inventories.allocated plus the change being written (add_allocated).
 _ALLOCATED_PLUS_CHANGE = (models.Inventory.allocated +
-                          _fits_param('allocated_change'))
+                          _swap_param('allocated_change'))
 
 
 def add_allocated(context, provider_id, class_id, change):
     """Add ``change`` to the ``allocated`` of the provider's inventory of
     the class, in the caller's transaction, which holds the provider's row
     (a row gone with its inventory is left alone)."""
-    token = _fits_values.set({'allocated_change': change})
+    token = _swap_values.set({'allocated_change': change})
     try:
         db_api.conditional_update(
             context, models.Inventory, {'allocated': _ALLOCATED_PLUS_CHANGE},
             {'resource_provider_id': provider_id,
              'resource_class_id': class_id})
     finally:
-        _fits_values.reset(token)
+        _swap_values.reset(token)
 
 
 # A constant expression, so that db.api finds the provider's UPDATE built.
@@ -454,7 +454,7 @@ class AllocationWriter:
     def swap_provider(self, provider_id, demands):
         """Bump the provider's generation on condition that what the write
         adds fits; raise the precise reason if it does not."""
-        token = _fits_values.set(self._fits_values(provider_id, demands))
+        token = _swap_values.set(self._fits_values(provider_id, demands))
         try:
             db_api.update_or_explain(
                 self.context, models.ResourceProvider, provider_id,
@@ -473,7 +473,7 @@ class AllocationWriter:
             raise db_exc.RetryRequest(
                 exception.ResourceProviderConcurrentUpdateDetected())
         finally:
-            _fits_values.reset(token)
+            _swap_values.reset(token)
 
     @staticmethod
     def _growing(demands):
@@ -502,7 +502,7 @@ class AllocationWriter:
     def requirements(self, provider_id, demands):
         """The conditions the provider's compare-and-swap carries: one per
         class the write allocates (see _fits), whose parameters are
-        _fits_values'."""
+        _swap_values'."""
         return [_fits(slot, len(set(demands[class_id].amounts)))
                 for slot, class_id in enumerate(self._growing(demands))]
 

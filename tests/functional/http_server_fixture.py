@@ -2,7 +2,6 @@
 gunicorn in a separate process on 127.0.0.1, on this test process's
 database: real HTTP, real concurrency, connections of its own."""
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -14,12 +13,7 @@ from testtools import content
 from testtools import content_type
 
 from tests import fixtures as volapi_fixtures
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
+from tests.functional import worker_fixtures
 
 
 class GunicornServer(fixtures.Fixture):
@@ -33,14 +27,13 @@ class GunicornServer(fixtures.Fixture):
     def _setUp(self):
         state = self.useFixture(fixtures.TempDir()).path
         conf = os.path.join(state, 'volapi.conf')
-        with open(conf, 'w') as f:
-            f.write('[DEFAULT]\nstate_path = %s\ntransport_url = fake://\n'
-                    '[database]\nconnection = %s\n' % (
-                        state,
-                        volapi_fixtures.prepared_url().replace('%', '%%')))
-            if self.max_pool_size is not None:
-                f.write('max_pool_size = %d\n' % self.max_pool_size)
-        port = free_port()
+        database = {'connection': volapi_fixtures.prepared_url()}
+        if self.max_pool_size is not None:
+            database['max_pool_size'] = self.max_pool_size
+        volapi_fixtures.write_config(conf, {
+            None: {'state_path': state, 'transport_url': 'fake://'},
+            'database': database})
+        port = worker_fixtures.free_port()
         self.url = 'http://127.0.0.1:%d' % port
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(

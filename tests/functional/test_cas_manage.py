@@ -31,13 +31,10 @@ class ManageDbTest(base.TestCase):
     def setUp(self):
         super().setUp()
         self.url = self._empty_database()
-        conf = tempfile.NamedTemporaryFile('w', suffix='.conf', delete=False)
-        with conf:
-            conf.write('[DEFAULT]\nstate_path = %s\n[database]\n'
-                       'connection = %s\n' % (tempfile.gettempdir(),
-                                              self.url.replace('%', '%%')))
-        self.addCleanup(os.unlink, conf.name)
-        self.conf_file = conf.name
+        fd, self.conf_file = tempfile.mkstemp(suffix='.conf')
+        os.close(fd)
+        fixtures.database_config(self.conf_file, self.url)
+        self.addCleanup(os.unlink, self.conf_file)
 
     def _empty_database(self):
         parsed = sa.engine.make_url(fixtures.backend_url())

@@ -58,11 +58,8 @@ class EntryModulesTest(base.DatabaseTestCase):
         # be built by the import itself, not on first attribute access.
         directory = self.useFixture(wf.fixtures.TempDir()).path
         conf = os.path.join(directory, 'volapi.conf')
-        with open(conf, 'w') as f:
-            f.write('[DEFAULT]\nstate_path = %s\n[database]\n'
-                    'connection = %s\n' % (
-                        directory,
-                        volapi_fixtures.prepared_url().replace('%', '%%')))
+        volapi_fixtures.database_config(
+            conf, volapi_fixtures.prepared_url(), directory)
         check = ('import volapi.wsgi.api as api, volapi.wsgi.placement as p\n'
                  'print(callable(vars(api)["application"]),'
                  ' callable(vars(p)["application"]))')

@@ -17,6 +17,7 @@ from db import models
 from db import session
 import objects
 from rpc import transport as rpc_transport
+from tests import fixtures as volapi_fixtures
 from volapi import service as volapi_service
 from volapi.volume import api as volume_api
 from volapi.volume import drivers
@@ -201,7 +202,7 @@ class Process(fixtures.Fixture):
         argv = [sys.executable, '-m', 'volapi.cmd.%s' % self.command]
         if self.options is not None:
             self.config_file = os.path.join(directory, 'volapi.conf')
-            self._write_config()
+            volapi_fixtures.write_config(self.config_file, self.options)
             argv += ['--config-file', self.config_file]
             env['VOLAPI_CONFIG_FILE'] = self.config_file
         self.log_file = os.path.join(directory, 'log')
@@ -212,14 +213,6 @@ class Process(fixtures.Fixture):
                 cwd=os.path.dirname(os.path.dirname(os.path.dirname(
                     os.path.abspath(__file__)))))
         self.addCleanup(self._kill)
-
-    def _write_config(self):
-        with open(self.config_file, 'w') as f:
-            for group, values in self.options.items():
-                f.write('[%s]\n' % (group or 'DEFAULT'))
-                for name, value in values.items():
-                    f.write('%s = %s\n' % (name,
-                                           str(value).replace('%', '%%')))
 
     def _kill(self):
         if self.process.poll() is None:

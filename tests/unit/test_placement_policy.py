@@ -1,5 +1,6 @@
 """Placement policy defaults: admin or service."""
 from tests import base
+from volapi import context as volapi_context
 from volapi.placement import context
 from volapi.placement import policy
 
@@ -33,8 +34,8 @@ class TestPolicy(base.TestCase):
         ctx = self.make(['admin'])
         ctx.user_domain_id, ctx.service_roles = 'domain', ['service']
         values = ctx.to_policy_values()
-        self.assertEqual(sorted(values), sorted(policy.CREDENTIAL_NAMES))
-        for name in policy.CREDENTIAL_NAMES:
+        self.assertEqual(sorted(values), sorted(volapi_context.POLICY_VALUE_NAMES))
+        for name in volapi_context.POLICY_VALUE_NAMES:
             self.assertEqual(values[name], getattr(ctx, name))
 
     def test_remembered_decision_is_per_credentials(self):

@@ -12,6 +12,7 @@ import time
 from oslo_policy import policy as oslo_policy
 
 from volapi.api import errors
+from volapi import context as volapi_context
 from volapi import policies
 
 RELOAD_INTERVAL = 1.0
@@ -48,25 +49,6 @@ def _credentials(context):
     return creds
 
 
-def _credential_names():
-    from volapi import context as volapi_context
-    names = tuple(volapi_context.RequestContext().to_policy_values())
-    return names + ('is_admin',)
-
-
-# What the credentials are made of: each key of to_policy_values() is the
-# context attribute of the same name. Reading them is a tenth of the cost
-# of building the credentials, which only a decision not yet remembered
-# needs.
-_CREDENTIAL_NAMES = _credential_names()
-
-
-def _credentials_key(context):
-    return tuple(tuple(value) if isinstance(value, (list, set)) else value
-                 for value in map(context.__getattribute__,
-                                  _CREDENTIAL_NAMES))
-
-
 def _frozen(values):
     """A hashable copy of a dict of credentials or target attributes."""
     return tuple(sorted(
@@ -95,15 +77,18 @@ def authorize(context, action, target=None, do_raise=True):
                   'user_id': context.user_id}
     enforcer = get_enforcer()
     _current_rules(enforcer)
-    key = (action, _credentials_key(context), _frozen(target))
+    credentials = volapi_context.policy_values_key(context)
+    key = None if credentials is None else (
+        action, credentials, context.is_admin, _frozen(target))
     allowed = _decisions.get(key)
     if allowed is None:
         allowed = bool(enforcer.enforce(action, target,
                                         _credentials(context)))
-        with _lock:
-            if len(_decisions) >= MAX_REMEMBERED:
-                _decisions.clear()
-            _decisions[key] = allowed
+        if key is not None:
+            with _lock:
+                if len(_decisions) >= MAX_REMEMBERED:
+                    _decisions.clear()
+                _decisions[key] = allowed
     if not allowed and do_raise:
         raise errors.Forbidden(
             "Policy doesn't allow %s to be performed." % action)

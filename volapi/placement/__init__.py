@@ -47,10 +47,11 @@ The context
     (rule names in ``policy.py``). ``req.context.config`` is the ConfigOpts.
 
 The application
-    ``wsgi.setup_app(conf=None)``; mounted under a prefix, links and
-    ``Location`` follow ``SCRIPT_NAME``. It puts the os-traits standard
-    traits in the database when built (tests: build it after emptying
-    tables; ``tests/functional/test_placement_base.PlacementTestCase``).
+    ``wsgi.setup_app(conf)`` (WSGI servers: ``volapi.wsgi.placement``);
+    mounted under a prefix, links and ``Location`` follow ``SCRIPT_NAME``.
+    It puts the os-traits standard traits in the database when built
+    (tests: build it after emptying tables;
+    ``tests/functional/test_placement_base.PlacementTestCase``).
 
 Where volapi is stricter than Placement
 =======================================

@@ -146,34 +146,13 @@ def _frozen(values):
         return None  # something unhashable: decide afresh
 
 
-def _credential_names():
-    return tuple(volapi_context.RequestContext().to_policy_values())
-
-
-# Each key of the credentials (to_policy_values()) is the context attribute
-# of that name. Reading the attributes costs a fraction of building the
-# credentials, which only a decision not yet remembered needs.
-CREDENTIAL_NAMES = _credential_names()
-
-
-def _credentials_key(context):
-    try:
-        key = tuple(tuple(value) if isinstance(value, (list, set)) else value
-                    for value in map(context.__getattribute__,
-                                     CREDENTIAL_NAMES))
-        hash(key)
-        return key
-    except TypeError:
-        return None
-
-
 def authorize(conf, context, action, target=None):
     """Raise PolicyNotAuthorized unless ``context`` may do ``action``."""
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
     frozen_target = _frozen(target)
-    credentials = _credentials_key(context)
+    credentials = volapi_context.policy_values_key(context)
     key = None
     if frozen_target is not None and credentials is not None:
         key = (id(conf), action, frozen_target, credentials)

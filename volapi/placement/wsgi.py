@@ -1,10 +1,8 @@
 """The placement WSGI application.
 
-``setup_app(conf=None)`` builds it. WSGI servers load it from
-:mod:`volapi.wsgi.placement`, built at import (uWSGI needs that);
-``application`` here, made on first access, serves gunicorn too. Without
-``conf`` the configuration is read as volapi's other services read it
-(:func:`volapi.wsgi.load_conf`) and the database is set up from it.
+``setup_app(conf)`` builds it. WSGI servers load it from
+:mod:`volapi.wsgi.placement`, built at import (uWSGI needs that) from the
+configuration volapi's other services read (:func:`volapi.wsgi.load_conf`).
 
 The request path, outside in: request id -> authentication (noauth2 or
 keystone) -> :class:`PlacementApplication`, which makes the context, reads
@@ -151,32 +149,11 @@ def deploy(conf):
     return RequestIdMiddleware(application)
 
 
-def setup_app(conf=None):
-    """The placement WSGI application.
-
-    With ``conf`` (an oslo.config ConfigOpts already parsed, the database
-    already set up) it is used as is; without, volapi's configuration is
-    read and the database configured from it. Either way the standard
-    traits of os-traits are made present in the database.
-    """
-    if conf is None:
-        conf = _load_conf()
+def setup_app(conf):
+    """The placement WSGI application, for ``conf`` (an oslo.config
+    ConfigOpts already parsed, the database already set up). The standard
+    traits of os-traits are made present in the database."""
     from objects.placement import trait as trait_obj
     from volapi import context as volapi_context
     trait_obj.ensure_standard_traits(volapi_context.get_admin_context())
     return deploy(conf)
-
-
-def _load_conf():
-    from volapi import wsgi
-    return wsgi.load_conf('volapi-placement')
-
-
-def __getattr__(name):
-    # ``application`` for WSGI servers, built on first access only, so that
-    # importing this module reads no configuration.
-    if name == 'application':
-        app = setup_app()
-        globals()['application'] = app
-        return app
-    raise AttributeError(name)
