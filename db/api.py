@@ -17,6 +17,7 @@ from sqlalchemy.sql import visitors
 from db import conditions as cond
 from db import exceptions
 from db import session
+from db import writes as db_writes
 
 # Deadlock retry: bounded, jittered, around the whole transaction.
 RETRY_MAX = 8
@@ -298,7 +299,7 @@ class _Shape:
 
 
 def _shape_of(context, model, values, conditions, include_deleted,
-              project_only, order, dialect):
+              project_only, order, dialect, then=()):
     shape = _Shape()
     key = shape.key
     key += (model, include_deleted, dialect, _names(model, order or ()))
@@ -326,6 +327,8 @@ def _shape_of(context, model, values, conditions, include_deleted,
     if _restricts_project(context, project_only):
         key.append('project_id')
         shape.params.append(context.project_id)
+    if then:
+        key.append(('then',) + tuple(shape.sql(s) for s in then))
     return shape
 
 
@@ -361,7 +364,7 @@ class _Binder:
 
 
 def _build_for_shape(context, model, values, conditions, include_deleted,
-                     project_only, order, dialect, shape):
+                     project_only, order, dialect, shape, then):
     """The statement of ``shape`` and its bind parameters' names, in the
     order of ``shape.params``."""
     binder = _Binder(shape.kept)
@@ -388,17 +391,22 @@ def _build_for_shape(context, model, values, conditions, include_deleted,
     statement = build_conditional_update(
         context, model, bound_values, bound_conditions, include_deleted,
         project_only, order, dialect, project_id)
+    if then:
+        statement = statement.add_cte(*[
+            write.cte('then_%d' % i) for i, write in enumerate(then)])
     return statement, tuple(binder.names)
 
 
 def cached_conditional_update(context, model, values, conditions,
                               include_deleted='no', project_only=False,
-                              order=None, dialect=None):
+                              order=None, dialect=None, then=()):
     """(statement, parameters): build_conditional_update's statement for
-    this call's shape, from the cache, and the call's literals by name."""
+    this call's shape, from the cache, and the call's literals by name.
+    ``then``: statements the UPDATE carries as data-modifying CTEs (see
+    db.writes), their parameters not included."""
     _soft_delete_clause(model.__table__, include_deleted)  # validates
     shape = _shape_of(context, model, values, conditions, include_deleted,
-                      project_only, order, dialect)
+                      project_only, order, dialect, then)
     key = tuple(shape.key)
     with _statements_lock:
         cached = _statements.get(key)
@@ -407,7 +415,7 @@ def cached_conditional_update(context, model, values, conditions,
     if cached is None:
         statement, names = _build_for_shape(
             context, model, values, conditions, include_deleted,
-            project_only, order, dialect, shape)
+            project_only, order, dialect, shape, then)
         # The kept SQL objects stay alive with the entry, so no other
         # object can take their ids while the key is in use.
         cached = (statement, names, shape.kept)
@@ -435,14 +443,28 @@ def conditional_update(context, model, values, expected_values, filters=(),
 
 
 def _execute(context, model, values, conditions, include_deleted='no',
-             project_only=False, order=None):
+             project_only=False, order=None, then=()):
+    """Run the swap; ``then``: db.writes.Write to make with it (see there:
+    a swap that carried them and missed raises SwapMissed)."""
     with session.writer.connection.using(context) as conn:
+        dialect = conn.dialect.name
+        carried = [part for write in then for part in write.parts()] \
+            if db_writes.carried(dialect) else ()
         statement, parameters = cached_conditional_update(
             context, model, values, conditions, include_deleted,
-            project_only, order, dialect=conn.dialect.name)
+            project_only, order, dialect,
+            tuple(statement for statement, _ in carried))
+        for _, params in carried:
+            parameters.update(params)
         # MySQL counts matched rather than changed rows because SQLAlchemy's
         # MySQL dialects connect with CLIENT_FOUND_ROWS.
-        return conn.execute(statement, parameters).rowcount > 0
+        matched = conn.execute(statement, parameters).rowcount > 0
+        if carried and not matched:
+            raise exceptions.SwapMissed(
+                getattr(model, 'cas_name', model.__table__.name))
+        if matched and then and not carried:
+            db_writes.make(conn, then)
+        return matched
 
 
 def read_columns(context, model, ident, columns):
@@ -508,7 +530,8 @@ def _first_unmet(context, model, ident, conditions, include_deleted,
 
 def update_or_explain(context, model, ident, values, expected_values=None,
                       filters=(), include_deleted='no', project_only=False,
-                      order=None, attempts=EXPLAIN_ATTEMPTS, attempt=None):
+                      order=None, attempts=EXPLAIN_ATTEMPTS, attempt=None,
+                      then=()):
     """Compare-and-swap row ``ident``, or say precisely why it cannot be done.
 
     Tries the update; if it fails, re-reads the row and checks every
@@ -520,14 +543,23 @@ def update_or_explain(context, model, ident, values, expected_values=None,
 
     ``attempt``, if given, performs the update itself (a callable returning
     whether it matched); objects use it to read back what they wrote.
+
+    ``then``: writes (db.writes.Write) made with the swap, in the caller's
+    transaction, once it has matched. Where the swap carries them in its
+    statement (PostgreSQL) a miss raises SwapMissed instead of being
+    explained: roll back and run again without them to learn why.
     """
     what = getattr(model, 'cas_name', model.__table__.name)
     conditions = [cond.Expect(_id_column(model).key, ident)]
     conditions += cond.as_conditions(model, expected_values, filters)
+    if attempt is not None and then:
+        raise exceptions.InvalidUpdate('an attempt of its own cannot make '
+                                       'the writes that go with the swap')
     if attempt is None:
         def attempt():
             return _retrying_execute(context, model, values, conditions,
-                                     include_deleted, project_only, order)
+                                     include_deleted, project_only, order,
+                                     then)
     for _ in range(attempts):
         if attempt():
             return
@@ -540,6 +572,6 @@ def update_or_explain(context, model, ident, values, expected_values=None,
 
 @retry_on_deadlock
 def _retrying_execute(context, model, values, conditions, include_deleted,
-                      project_only, order):
+                      project_only, order, then=()):
     return _execute(context, model, values, conditions, include_deleted,
-                    project_only, order)
+                    project_only, order, then)

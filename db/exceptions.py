@@ -42,3 +42,14 @@ class ConcurrentUpdate(VolapiDBError):
         super().__init__(
             '%s %s was changed by another request %d times in a row; '
             'try again.' % (what, ident, attempts))
+
+
+class SwapMissed(VolapiDBError):
+    """A compare-and-swap that carried writes in its statement did not
+    match. The writes were made all the same, so the transaction must be
+    rolled back; run it again without them to learn why (db.writes)."""
+
+    def __init__(self, what):
+        self.what = what
+        super().__init__('the update of %s, made with other writes, did '
+                         'not match' % what)

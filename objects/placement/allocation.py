@@ -8,10 +8,10 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
    consumer types; missing projects, users and types are inserted), with
    the consumers' generations and their current allocations;
 2. each consumer, by uuid: a compare-and-swap from the generation read, or
-   the insert of its record (:func:`consumer.claim`); if it changed since
-   the read, the transaction runs again from a fresh snapshot, so the
-   allocations replaced are exactly those read; and no other writer can
-   change the consumer's allocations until we commit;
+   the insert of its record (:func:`consumer.claim`; made in step 4); if
+   it changed since the read, the transaction runs again from a fresh
+   snapshot, so the allocations replaced are exactly those read; and no
+   other writer can change the consumer's allocations until we commit;
 3. each provider touched, old or new, by id: ``generation = generation + 1``
    by compare-and-swap, whose WHERE also says, for each class the write
    adds to, that the provider has inventory of it, that each amount fits
@@ -21,9 +21,14 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
    allocation_ratio`` (or, as Placement allows, is no more than these
    consumers held there already): one row read, however many allocations
    the provider has;
-4. each inventory's ``allocated`` changes by what the write adds or
-   removes; the old rows are deleted and the new ones inserted; consumers
-   left with nothing are deleted.
+4. the new consumers' records are inserted, each inventory's
+   ``allocated`` changes by what the write adds or removes, the old rows
+   are deleted and the new ones inserted: writes with nothing to check,
+   which the last provider's swap carries (db.writes). On PostgreSQL they
+   go in its statement, so a claim is 4 round trips: BEGIN, the lookup,
+   the swap, COMMIT. If that swap misses, the transaction runs again with
+   the writes made apart, to say why. Then consumers left with nothing
+   are deleted.
 
 Every writer of a provider's inventories or allocations updates its row,
 so they queue there:
@@ -53,11 +58,13 @@ import functools
 
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
+from oslo_utils import timeutils
 
 from db import api as db_api
 from db import exceptions as db_exceptions
 from db import models
 from db import session
+from db import writes as db_writes
 from objects.placement import consumer as consumer_obj
 from objects.placement import exception
 from objects.placement import inventory as inv_obj
@@ -72,8 +79,8 @@ PROJECTS = models.Project.__table__
 USERS = models.User.__table__
 CONSUMER_TYPES = models.ConsumerType.__table__
 
-# Inline: no RETURNING of ids nobody reads.
-_INSERT_ALLOCATIONS = ALLOCATIONS.insert().inline()
+_DELETE_ALLOCATIONS = ALLOCATIONS.delete().where(ALLOCATIONS.c.id.in_(
+    sa.bindparam('old_allocations', expanding=True)))
 
 # Writers of one provider queue on its row. Where one that waited starts
 # again (PostgreSQL when the write joined a transaction already begun, at
@@ -234,11 +241,10 @@ def _lookup(conn, names, lock_providers=False):
     return found
 
 
-# The capacity criteria of a provider's compare-and-swap (and the change
-# add_allocated adds) are built once per shape (class slot, number of
-# distinct amounts) with bind parameters whose values (and the errors to
-# raise) the swap being run supplies through this variable, set only for
-# the time of the swap: building them per request cost more CPU than the
+# The capacity criteria of a provider's compare-and-swap are built once per
+# shape (class slot, number of distinct amounts) with bind parameters whose
+# values (and the errors to raise) the swap being run supplies through this
+# variable, set only for the time of the swap: building them per request cost more CPU than the
 # rest of a claim's statements, and constant statements let SQLAlchemy
 # reuse their compiled form.
 _swap_values = contextvars.ContextVar('placement_swap_values')
@@ -285,23 +291,29 @@ def _fits_for_shape(slot, distinct_amounts):
         lambda: _swap_values.get()['fits%d_refusal' % slot]())
 
 
-# inventories.allocated plus the change being written (add_allocated).
-_ALLOCATED_PLUS_CHANGE = (models.Inventory.allocated +
-                          _swap_param('allocated_change'))
+def allocated_changes(changes):
+    """Writes (db.writes) that add to the ``allocated`` of inventories,
+    ``changes`` being {(provider id, class id): change}, for a transaction
+    that holds the providers' rows (a row gone with its inventory is left
+    alone). The rows keep their ``updated_at``: it says when the inventory
+    last changed, which allocations do not do."""
+    return [db_writes.Write(_allocated_change(i), {
+        'allocated%d_provider' % i: provider_id,
+        'allocated%d_class' % i: class_id,
+        'allocated%d_change' % i: change})
+        for i, ((provider_id, class_id), change)
+        in enumerate(sorted(changes.items()))]
 
 
-def add_allocated(context, provider_id, class_id, change):
-    """Add ``change`` to the ``allocated`` of the provider's inventory of
-    the class, in the caller's transaction, which holds the provider's row
-    (a row gone with its inventory is left alone)."""
-    token = _swap_values.set({'allocated_change': change})
-    try:
-        db_api.conditional_update(
-            context, models.Inventory, {'allocated': _ALLOCATED_PLUS_CHANGE},
-            {'resource_provider_id': provider_id,
-             'resource_class_id': class_id})
-    finally:
-        _swap_values.reset(token)
+@functools.lru_cache(maxsize=64)
+def _allocated_change(i):
+    def param(what, type_=sa.Integer):
+        return sa.bindparam('allocated%d_%s' % (i, what), type_=type_)
+    return INVENTORIES.update().where(
+        INVENTORIES.c.resource_provider_id == param('provider'),
+        INVENTORIES.c.resource_class_id == param('class')).values(
+        allocated=INVENTORIES.c.allocated + param('change', sa.BigInteger),
+        updated_at=INVENTORIES.c.updated_at)
 
 
 # A constant expression, so that db.api finds the provider's UPDATE built.
@@ -312,6 +324,11 @@ class AllocationWriter:
     """Replaces the allocations of a set of consumers in one transaction
     (:meth:`write`, run inside one). ``POST /reshaper`` extends it with
     inventories (objects.placement.reshaper)."""
+
+    # Whether the last provider's swap carries the rest of the write (step
+    # 4, and the new consumers' records; see db.writes). An attempt after
+    # such a swap missed makes them apart, to explain the miss.
+    carry_writes = True
 
     def __init__(self, context, requests):
         self.context = context
@@ -343,29 +360,54 @@ class AllocationWriter:
                               ALLOCATIONS.c.used)
                     .where(ALLOCATIONS.c.consumer_id.in_(
                         self.consumer_uuids))).all()
+            new_consumers = []
             for r in self.requests:
-                consumer_obj.claim(
-                    ctx, conn, r.uuid, r.generation, seen.get(r.uuid),
+                record = consumer_obj.claim(
+                    ctx, r.uuid, r.generation, seen.get(r.uuid),
                     self.owners.get(r.uuid),
                     self.types.get(r.uuid, consumer_obj.UNCHECKED),
                     self.new_owner)
+                if record is not None:
+                    new_consumers.append(record)
             demands = self._demands(old)
-            for provider_id in sorted(self.providers_to_swap(demands)):
-                self.swap_provider(provider_id, demands.get(provider_id, {}))
-            self.before_allocations(conn)
-            for provider_id, per_class in sorted(demands.items()):
-                for class_id, demand in sorted(per_class.items()):
-                    if demand.total != demand.old_total:
-                        add_allocated(ctx, provider_id, class_id,
-                                      demand.total - demand.old_total)
-            if old:
-                conn.execute(ALLOCATIONS.delete().where(
-                    ALLOCATIONS.c.id.in_([row.id for row in old])))
-            rows = self._new_rows()
-            if rows:
-                conn.execute(_INSERT_ALLOCATIONS, rows)
+            writes = self._writes(new_consumers, demands, old)
+            swaps = sorted(self.providers_to_swap(demands))
+            carried = writes if swaps and self.carry_writes else ()
+            try:
+                for provider_id in swaps:
+                    self.swap_provider(
+                        provider_id, demands.get(provider_id, {}),
+                        carried if provider_id == swaps[-1] else ())
+                if not carried:
+                    self.before_allocations(conn)
+                    db_writes.make(conn, writes)
+            except db_exc.DBDuplicateEntry:
+                # A consumer we create was created since our snapshot.
+                raise db_exc.RetryRequest(
+                    exception.ConcurrentUpdateDetected())
             consumer_obj.delete_unused(
                 ctx, [r.uuid for r in self.requests if not r.allocations])
+
+    def _writes(self, new_consumers, demands, old):
+        """The write's changes besides the swaps (db.writes), in order: the
+        new consumers' records, the inventories' ``allocated``, the old
+        allocations out and the new ones in."""
+        writes = []
+        if new_consumers:
+            writes.append(db_writes.Insert(CONSUMERS, new_consumers,
+                                           'consumer'))
+        writes += allocated_changes({
+            (provider_id, class_id): demand.total - demand.old_total
+            for provider_id, per_class in demands.items()
+            for class_id, demand in per_class.items()
+            if demand.total != demand.old_total})
+        if old:
+            writes.append(db_writes.Write(_DELETE_ALLOCATIONS, {
+                'old_allocations': [row.id for row in old]}))
+        rows = self._new_rows()
+        if rows:
+            writes.append(db_writes.Insert(ALLOCATIONS, rows, 'allocation'))
+        return writes
 
     def _resolve(self, conn, lock_providers):
         """Ids of the providers, projects, users and consumer types the
@@ -443,24 +485,30 @@ class AllocationWriter:
         return demands
 
     def _new_rows(self):
+        now = timeutils.utcnow()
         return [{'resource_provider_id': self.provider_ids[rp_uuid],
                  'consumer_id': r.uuid,
                  'resource_class_id': self.class_ids[name],
-                 'used': amount}
+                 'used': amount, 'created_at': now}
                 for r in self.requests
                 for rp_uuid, resources in r.allocations.items()
                 for name, amount in resources.items()]
 
-    def swap_provider(self, provider_id, demands):
+    def swap_provider(self, provider_id, demands, then=()):
         """Bump the provider's generation on condition that what the write
-        adds fits; raise the precise reason if it does not."""
+        adds fits, with the writes ``then``; raise the precise reason if it
+        does not fit."""
         token = _swap_values.set(self._fits_values(provider_id, demands))
         try:
             db_api.update_or_explain(
                 self.context, models.ResourceProvider, provider_id,
                 {'generation': _NEXT_GENERATION},
                 self.expected_provider_values(provider_id),
-                self.requirements(provider_id, demands))
+                self.requirements(provider_id, demands), then=then)
+        except db_exceptions.SwapMissed as exc:
+            # Run again, writing apart, to learn why it missed.
+            self.carry_writes = False
+            raise db_exc.RetryRequest(exc)
         except db_exceptions.ConditionNotMet as exc:
             raise self.failure(provider_id, exc)
         except db_exceptions.NotFound:
@@ -593,17 +641,18 @@ def delete_for_consumer(context, uuid):
             raise AllocationsNotFound(uuid=uuid)
         freed = collections.Counter()
         for row in held:
-            freed[row.resource_provider_id, row.resource_class_id] += \
+            freed[row.resource_provider_id, row.resource_class_id] -= \
                 row.used
-        for provider_id in sorted({row.resource_provider_id
-                                   for row in held}):
-            db_api.conditional_update(
-                context, models.ResourceProvider,
-                {'generation': _NEXT_GENERATION}, {'id': provider_id})
-        for (provider_id, class_id), used in sorted(freed.items()):
-            add_allocated(context, provider_id, class_id, -used)
-        conn.execute(ALLOCATIONS.delete().where(
-            ALLOCATIONS.c.id.in_([row.id for row in held])))
+        writes = allocated_changes(freed) + [db_writes.Write(
+            _DELETE_ALLOCATIONS, {'old_allocations': [r.id for r in held]})]
+        providers = sorted({row.resource_provider_id for row in held})
+        for provider_id in providers:
+            # The last swap carries the writes. None can miss: a provider
+            # with allocations cannot be deleted.
+            db_api.update_or_explain(
+                context, models.ResourceProvider, provider_id,
+                {'generation': _NEXT_GENERATION},
+                then=writes if provider_id == providers[-1] else ())
 
 
 # -- reading -----------------------------------------------------------------------

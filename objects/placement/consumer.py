@@ -6,7 +6,8 @@ in its transaction's snapshot, together with its current allocations, and
 then claims the consumer with :func:`claim`: a compare-and-swap from that
 generation to the next (``generation = generation + 1 WHERE uuid = :uuid
 AND generation = :seen``), or the insert of a new record, whose unique
-uuid is the compare-and-swap. Whatever changed the consumer after the
+uuid is the compare-and-swap (the writer makes it with its allocations,
+and a duplicate uuid sends it round again). Whatever changed the consumer after the
 snapshot makes the claim fail, and the whole transaction runs again from a
 fresh one; so the allocations it replaces are exactly those it read, on
 every backend. Records are created in the same transaction as their
@@ -89,17 +90,21 @@ def incomplete_owner(context):
 
 # -- claiming a consumer for a write ------------------------------------------
 
-def claim(context, conn, uuid, given, seen, owner=None,
+def claim(context, uuid, given, seen, owner=None,
           consumer_type_id=UNCHECKED, new_owner=None):
     """Take consumer ``uuid`` for a change of its allocations, inside the
-    caller's transaction (``conn`` its connection), whose snapshot saw its
-    generation as ``seen`` (None: no record).
+    caller's transaction, whose snapshot saw its generation as ``seen``
+    (None: no record).
 
     ``given`` is what the client expects: an int (the generation), None
     (no record) or UNCHECKED (before 1.28: anything). ``owner``, (project
     id, user id) as internal ids, replaces the consumer's when given;
     ``new_owner`` is used for a record created without one;
     ``consumer_type_id`` replaces the type unless UNCHECKED.
+
+    Returns the row to insert for a consumer that has no record (the
+    caller inserts it with the allocations: a DBDuplicateEntry then means
+    that another writer created it since the snapshot), else None.
 
     Raises ConsumerGenerationConflict if ``given`` is not ``seen``, and
     oslo.db's RetryRequest if the consumer changed since the snapshot (the
@@ -113,29 +118,24 @@ def claim(context, conn, uuid, given, seen, owner=None,
     if consumer_type_id is not UNCHECKED:
         values['consumer_type_id'] = consumer_type_id
     if seen is None:
-        _create(conn, uuid, values, new_owner)
-    elif not db_api.conditional_update(
+        return _new_record(uuid, values, new_owner)
+    if not db_api.conditional_update(
             context, models.Consumer,
             dict(values, generation=models.Consumer.generation + 1),
             {'uuid': uuid, 'generation': seen}):
         raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
+    return None
 
 
-# Built once, every column named: one compiled form serves every insert,
-# and with no RETURNING of the id nobody reads.
-_INSERT = CONSUMERS.insert().inline()
-
-
-def _create(conn, uuid, values, new_owner):
-    if 'project_id' not in values:
-        values = dict(values, project_id=new_owner[0], user_id=new_owner[1])
-    values = dict(values, uuid=uuid, generation=1)
-    values.setdefault('consumer_type_id', None)
-    try:
-        conn.execute(_INSERT, values)
-    except db_exc.DBDuplicateEntry:
-        # Created since our snapshot.
-        raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
+def _new_record(uuid, values, new_owner):
+    # Every column named, in one order: one statement serves every insert.
+    project, user = values.get('project_id'), values.get('user_id')
+    if project is None:
+        project, user = new_owner
+    return {'uuid': uuid, 'project_id': project, 'user_id': user,
+            'generation': 1,
+            'consumer_type_id': values.get('consumer_type_id'),
+            'created_at': timeutils.utcnow()}
 
 
 def delete_unused(context, uuids):

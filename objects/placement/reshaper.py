@@ -50,6 +50,9 @@ class ReshapeWriter(alloc_obj.AllocationWriter):
     ``inventories``: ``{provider uuid: (generation, {class name: fields})}``
     (fields as in objects.placement.inventory, defaults applied)."""
 
+    # The inventories are written between the swaps and the allocations.
+    carry_writes = False
+
     def __init__(self, context, inventories, requests):
         self.inventories = inventories
         super().__init__(context, requests)

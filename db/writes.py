@@ -1,0 +1,92 @@
+"""Writes that go with a compare-and-swap.
+
+Some writes have nothing of their own to check: an INSERT, or an UPDATE or
+DELETE whose only condition is a row's key. When they belong to a
+compare-and-swap (a claim's allocations to the swap of its provider),
+``db.api.update_or_explain(..., then=writes)`` makes them in the same
+transaction, once the swap has matched:
+
+- on PostgreSQL in the swap's own statement, as data-modifying CTEs
+  (``WITH then_0 AS (INSERT ...) UPDATE ...``): one round trip for all of
+  them. Every part of one statement reads the same snapshot, so the swap's
+  conditions do not see the writes, nor does one write see another: just
+  as where they run after the swap. They are made whether or not the swap
+  matches, so a swap that carries them and misses raises SwapMissed, and
+  its transaction must be rolled back. Run it again without them to learn
+  why it missed;
+- elsewhere, after the swap, one statement each, only if it matched.
+
+Statements are built once per shape, with bind parameters only, named
+apart across the writes of one swap: SQLAlchemy reuses their compiled
+form, and db.api the swap that carries them. They name every column that
+has a default (``created_at``, ``updated_at``): SQLAlchemy fills defaults
+in only for the outermost statement.
+"""
+import functools
+
+import sqlalchemy as sa
+
+# Dialects whose UPDATE can carry data-modifying CTEs.
+_CARRIED_BY = frozenset(['postgresql'])
+
+
+def carried(dialect_name):
+    """Whether a swap on this dialect carries its writes in its statement."""
+    return dialect_name in _CARRIED_BY
+
+
+class Write:
+    """One write: a statement built once and the values of its bind
+    parameters."""
+
+    __slots__ = ('statement', 'params')
+
+    def __init__(self, statement, params):
+        self.statement = statement
+        self.params = params
+
+    def parts(self):
+        """(statement, parameters) pairs to carry, one CTE each."""
+        return [(self.statement, self.params)]
+
+    def make(self, conn):
+        conn.execute(self.statement, self.params)
+
+
+class Insert(Write):
+    """The insert of ``rows`` (dicts with the same keys) into ``table``.
+    Made apart, it is one executemany; carried, one CTE per row, with
+    bind parameters ``<prefix><row>_<column>`` (SQLAlchemy caches no
+    multi-row VALUES)."""
+
+    __slots__ = ('table', 'rows', 'prefix')
+
+    def __init__(self, table, rows, prefix):
+        columns = tuple(rows[0])
+        super().__init__(_insert_statement(table, columns), rows)
+        self.table, self.rows, self.prefix = table, rows, prefix
+
+    def parts(self):
+        columns = tuple(self.rows[0])
+        return [(_insert_statement(self.table, columns, self.prefix, i),
+                 {'%s%d_%s' % (self.prefix, i, column): row[column]
+                  for column in columns})
+                for i, row in enumerate(self.rows)]
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_statement(table, columns, prefix='', row=None):
+    """INSERT of one row of ``columns``; its parameters are named after
+    the columns, or ``<prefix><row>_<column>``."""
+    def name(column):
+        return column if row is None else '%s%d_%s' % (prefix, row, column)
+    # Inline: no RETURNING of ids nobody reads.
+    return table.insert().inline().values({
+        column: sa.bindparam(name(column), type_=table.c[column].type)
+        for column in columns})
+
+
+def make(conn, writes):
+    """Make ``writes`` in the caller's transaction, apart."""
+    for write in writes:
+        write.make(conn)
