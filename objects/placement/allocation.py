@@ -244,9 +244,9 @@ def _lookup(conn, names, lock_providers=False):
 # The capacity criteria of a provider's compare-and-swap are built once per
 # shape (class slot, number of distinct amounts) with bind parameters whose
 # values (and the errors to raise) the swap being run supplies through this
-# variable, set only for the time of the swap: building them per request cost more CPU than the
-# rest of a claim's statements, and constant statements let SQLAlchemy
-# reuse their compiled form.
+# variable, set only for the time of the swap: building them per request
+# cost more CPU than the rest of a claim's statements, and constant
+# statements let SQLAlchemy reuse their compiled form.
 _swap_values = contextvars.ContextVar('placement_swap_values')
 
 
@@ -382,7 +382,8 @@ class AllocationWriter:
                     self.before_allocations(conn)
                     db_writes.make(conn, writes)
             except db_exc.DBDuplicateEntry:
-                # A consumer we create was created since our snapshot.
+                # Another writer created one of our new consumers since
+                # our snapshot.
                 raise db_exc.RetryRequest(
                     exception.ConcurrentUpdateDetected())
             consumer_obj.delete_unused(
