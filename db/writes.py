@@ -11,9 +11,10 @@ transaction, once the swap has matched:
   them. Every part of one statement reads the same snapshot, so the swap's
   conditions do not see the writes, just as where they run after it (nor
   does one write see another here: writes that read each other's rows do
-  not belong together). They are made whether or not the swap matches, so a swap that carries them and misses raises SwapMissed, and
-  its transaction must be rolled back. Run it again without them to learn
-  why it missed;
+  not belong together). They are made whether or not the swap matches,
+  so a swap that carries them and misses raises SwapMissed, and its
+  transaction must be rolled back. Run it again without them to learn why
+  it missed;
 - elsewhere, after the swap, one statement each, only if it matched.
 
 Statements are built once per shape, with bind parameters only, named

@@ -7,11 +7,11 @@ then claims the consumer with :func:`claim`: a compare-and-swap from that
 generation to the next (``generation = generation + 1 WHERE uuid = :uuid
 AND generation = :seen``), or the insert of a new record, whose unique
 uuid is the compare-and-swap (the writer makes it with its allocations,
-and a duplicate uuid sends it round again). Whatever changed the consumer after the
-snapshot makes the claim fail, and the whole transaction runs again from a
-fresh one; so the allocations it replaces are exactly those it read, on
-every backend. Records are created in the same transaction as their
-allocations, so any failure rolls a new one back with them.
+and a duplicate uuid sends it round again). Whatever changed the consumer
+after the snapshot makes the claim fail, and the whole transaction runs
+again from a fresh one; so the allocations it replaces are exactly those
+it read, on every backend. Records are created in the same transaction as
+their allocations, so any failure rolls a new one back with them.
 
 Projects, users and consumer types are reference rows named by an external
 identifier, created on first use in the transaction that needs them.

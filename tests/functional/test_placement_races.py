@@ -203,7 +203,8 @@ class TestAllocationWritersQueue(base.PlacementTestCase):
         # still fits; PostgreSQL's swap made the claim's other writes in
         # its own statement (db.writes): these two run once more to say why.
         refused = 'InvalidAllocationCapacityExceeded'
-        first = {'sqlite': refused, 'mysql': 'ResourceProviderConcurrentUpdateDetected',
+        first = {'sqlite': refused,
+                 'mysql': 'ResourceProviderConcurrentUpdateDetected',
                  'postgresql': 'SwapMissed'}[self.backend]
         self.assertEqual([first] if first == refused else [first, refused],
                          attempts)
