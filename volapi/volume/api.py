@@ -80,13 +80,13 @@ def get_snapshot(context, snapshot_id):
 
 
 def get_attachment(context, attachment_id):
-    """The attachment, if the caller owns its volume."""
+    """(attachment, its volume), if the caller owns the volume."""
     attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
     try:
-        get_volume(context, attachment.volume_id)
+        volume = get_volume(context, attachment.volume_id)
     except db_exc.NotFound:
         raise db_exc.NotFound('attachment', attachment_id) from None
-    return attachment
+    return attachment, volume
 
 
 # -- rows inserted with a transition --------------------------------------
@@ -407,11 +407,11 @@ def _connect(context, volume, attachment, connector):
                       connection_info=jsonutils.dumps(info))
 
 
-def attachment_update(context, attachment, connector, version=None):
-    """Give a reserved attachment its connector; the worker answers with
-    the connection info. If the worker fails the attachment stays
-    'attaching' (the caller deletes it or updates it again)."""
-    volume = objects.Volume.get_by_id(context, attachment.volume_id)
+def attachment_update(context, volume, attachment, connector,
+                      version=None):
+    """Give a reserved attachment of ``volume`` its connector; the worker
+    answers with the connection info. If the worker fails the attachment
+    stays 'attaching' (the caller deletes it or updates it again)."""
     volume_step = transitions.prepare(
         context, 'attachment_update', volume, version=version,
         attachment_id=attachment.id)
@@ -423,8 +423,7 @@ def attachment_update(context, attachment, connector, version=None):
     return attachment
 
 
-def attachment_complete(context, attachment, version=None):
-    volume = objects.Volume.get_by_id(context, attachment.volume_id)
+def attachment_complete(context, volume, attachment, version=None):
     transitions.run(
         context,
         transitions.prepare(context, 'attachment_complete', volume,
@@ -441,11 +440,10 @@ def _remove_attachment(context, volume, attachment, version=None):
         transitions.prepare(context, 'attachment_remove', attachment))
 
 
-def attachment_delete(context, attachment, version=None):
-    """Remove an attachment; the volume's status follows the attachments
-    that remain. A connection the worker made is terminated afterwards.
-    Returns the volume's remaining attachments."""
-    volume = objects.Volume.get_by_id(context, attachment.volume_id)
+def attachment_delete(context, volume, attachment, version=None):
+    """Remove an attachment of ``volume``; the volume's status follows the
+    attachments that remain. A connection the worker made is terminated
+    afterwards. Returns the volume's remaining attachments."""
     had_connection = attachment.connector is not None
     _remove_attachment(context, volume, attachment, version=version)
     if had_connection:

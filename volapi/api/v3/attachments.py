@@ -44,9 +44,10 @@ def _require(version):
 
 
 def _get(context, attachment_id, rule):
-    attachment = volume_api.get_attachment(context, attachment_id)
+    """(attachment, its volume), once the caller may ``rule``."""
+    found = volume_api.get_attachment(context, attachment_id)
     policy.authorize(context, rule)
-    return attachment
+    return found
 
 
 class AttachmentController:
@@ -60,8 +61,9 @@ class AttachmentController:
     def index(self, **params):
         _require(MIN_VERSION)
         context = pecan.request.ctx
-        return views.show(_get(context, self.attachment_id,
-                               policies.ATTACHMENT_GET))
+        attachment, _volume = _get(context, self.attachment_id,
+                                   policies.ATTACHMENT_GET)
+        return views.show(attachment)
 
     @index.when(method='PUT')
     @rest.json(200)
@@ -69,11 +71,12 @@ class AttachmentController:
     def update(self, body, **params):
         _require(MIN_VERSION)
         context = pecan.request.ctx
-        attachment = _get(context, self.attachment_id,
-                          policies.ATTACHMENT_UPDATE)
+        attachment, volume = _get(context, self.attachment_id,
+                                  policies.ATTACHMENT_UPDATE)
         with service_errors.translated():
             volume_api.attachment_update(
-                context, attachment, body['attachment']['connector'],
+                context, volume, attachment,
+                body['attachment']['connector'],
                 version=pecan.request.api_version)
         return views.show(attachment)
 
@@ -82,11 +85,12 @@ class AttachmentController:
     def delete(self, **params):
         _require(MIN_VERSION)
         context = pecan.request.ctx
-        attachment = _get(context, self.attachment_id,
-                          policies.ATTACHMENT_DELETE)
+        attachment, volume = _get(context, self.attachment_id,
+                                  policies.ATTACHMENT_DELETE)
         with service_errors.translated():
             remaining = volume_api.attachment_delete(
-                context, attachment, version=pecan.request.api_version)
+                context, volume, attachment,
+                version=pecan.request.api_version)
         return views.collection(remaining)
 
     @pecan.expose()
@@ -106,11 +110,12 @@ class AttachmentController:
         _require(COMPLETE_VERSION)
         validation.validate(schemas.complete, argument)
         context = pecan.request.ctx
-        attachment = _get(context, self.attachment_id,
-                          policies.ATTACHMENT_COMPLETE)
+        attachment, volume = _get(context, self.attachment_id,
+                                  policies.ATTACHMENT_COMPLETE)
         with service_errors.translated():
             volume_api.attachment_complete(
-                context, attachment, version=pecan.request.api_version)
+                context, volume, attachment,
+                version=pecan.request.api_version)
 
 
 class AttachmentsController:
