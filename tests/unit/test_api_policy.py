@@ -7,6 +7,7 @@ from volapi.api import errors
 from volapi.api import policy
 from volapi import context as volapi_context
 from volapi import policies
+from volapi import policy_decisions
 
 
 def _context(project='p', roles=(), is_admin=False):
@@ -59,5 +60,5 @@ class PolicyFileTest(base.TestCase):
             f.write('"volume:get_all": ""\n')
         later = os.stat(path).st_mtime + 100  # newer, whatever the clock
         os.utime(path, (later, later))
-        self.patch(policy, 'RELOAD_INTERVAL', 0)
+        self.patch(policy_decisions, 'RELOAD_INTERVAL', 0)
         self.assertTrue(policy.authorize(_context(), 'volume:get_all'))

@@ -5,11 +5,10 @@ may override any of them in the ``[oslo_policy] policy_file``. Rule names
 are Placement's.
 """
 import threading
-import time
 
 from oslo_policy import policy
 
-from volapi import context as volapi_context
+from volapi import policy_decisions
 
 ADMIN_OR_SERVICE = 'admin_or_service'
 
@@ -84,66 +83,34 @@ class PolicyNotAuthorized(Exception):
 
 
 _lock = threading.Lock()
-_enforcers = {}
+# id(conf) -> the Decisions of its Enforcer.
+_decisions = {}
+
+
+def _decisions_for(conf):
+    """One Enforcer per configuration object, made on first use."""
+    decisions = _decisions.get(id(conf))
+    if decisions is None:
+        with _lock:
+            decisions = _decisions.get(id(conf))
+            if decisions is None:
+                enforcer = policy.Enforcer(conf)
+                enforcer.register_defaults(list_rules())
+                decisions = _decisions[id(conf)] = \
+                    policy_decisions.Decisions(enforcer)
+    return decisions
 
 
 def get_enforcer(conf):
-    """One Enforcer per configuration object, made on first use."""
-    enforcer = _enforcers.get(id(conf))
-    if enforcer is None:
-        with _lock:
-            enforcer = _enforcers.get(id(conf))
-            if enforcer is None:
-                enforcer = policy.Enforcer(conf)
-                enforcer.register_defaults(list_rules())
-                _enforcers[id(conf)] = enforcer
-    return enforcer
+    return _decisions_for(conf).enforcer
 
 
 def reset():
-    global _decisions
     with _lock:
-        for enforcer in _enforcers.values():
-            enforcer.clear()
-        _enforcers.clear()
-        _decisions = _Decisions()
-
-
-class _Decisions:
-    """Recent decisions, keyed by everything a rule can look at (action,
-    target, credentials). oslo.policy spends hundreds of microseconds on
-    one check, a claim should not; forgetting all of them every
-    ``TTL`` seconds lets a changed policy file take effect within that."""
-
-    TTL = 1.0
-
-    def __init__(self):
-        self._decisions = {}
-        self._since = time.monotonic()
-
-    def get(self, key):
-        if time.monotonic() - self._since > self.TTL:
-            self._decisions = {}
-            self._since = time.monotonic()
-        return self._decisions.get(key)
-
-    def put(self, key, allowed):
-        self._decisions[key] = allowed
-
-
-_decisions = _Decisions()
-
-
-def _frozen(values):
-    # In the dict's order: the same producer gives the same order, and a
-    # different order only costs a decision more.
-    try:
-        key = tuple((k, tuple(v) if isinstance(v, list) else v)
-                    for k, v in values.items())
-        hash(key)
-        return key
-    except TypeError:
-        return None  # something unhashable: decide afresh
+        for decisions in _decisions.values():
+            decisions.forget()
+            decisions.enforcer.clear()
+        _decisions.clear()
 
 
 def authorize(conf, context, action, target=None):
@@ -151,19 +118,10 @@ def authorize(conf, context, action, target=None):
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
-    frozen_target = _frozen(target)
-    credentials = volapi_context.policy_values_key(context)
-    key = None
-    if frozen_target is not None and credentials is not None:
-        key = (id(conf), action, frozen_target, credentials)
-        allowed = _decisions.get(key)
-        if allowed is not None:
-            if not allowed:
-                raise PolicyNotAuthorized(action)
-            return
-    allowed = get_enforcer(conf).authorize(
-        action, target, context.to_policy_values(), do_raise=False)
-    if key is not None:
-        _decisions.put(key, bool(allowed))
-    if not allowed:
+    decisions = _decisions_for(conf)
+    if not decisions.allowed(
+            action, target, context,
+            lambda: decisions.enforcer.authorize(
+                action, target, context.to_policy_values(),
+                do_raise=False)):
         raise PolicyNotAuthorized(action)
