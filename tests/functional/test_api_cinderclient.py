@@ -165,3 +165,38 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.wait_for(volume.id, 'deleted', headers=self.owner)
         self.assertRaises(cinder_exceptions.NotFound,
                           cinder.volumes.get, volume.id)
+
+    def client(self, user, project):
+        auth = noauth.CinderNoAuthPlugin(user, project,
+                                         endpoint=self.endpoint)
+        return cinder_client.Client('3.59',
+                                    session=ks_session.Session(auth=auth))
+
+    def test_snapshot_admin_actions(self):
+        """reset_state and delete(force=True) of python-cinderclient's
+        snapshots, as an operator repairs a stuck snapshot."""
+        cinder = self.client('user-a', 'project-a')
+        admin = self.client('admin', 'admin')
+        volume = cinder.volumes.create(1)
+        self.wait_for(volume.id, 'available')
+        snapshot = cinder.volume_snapshots.create(volume.id)
+        deadline = time.monotonic() + 30
+        while cinder.volume_snapshots.get(snapshot.id).status != 'available':
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+        self.assertRaises(cinder_exceptions.Forbidden,
+                          cinder.volume_snapshots.reset_state, snapshot,
+                          'error')
+        admin.volume_snapshots.reset_state(snapshot, 'error')
+        self.assertEqual('error',
+                         cinder.volume_snapshots.get(snapshot.id).status)
+        admin.volume_snapshots.delete(snapshot, force=True)
+        while True:
+            try:
+                cinder.volume_snapshots.get(snapshot.id)
+            except cinder_exceptions.NotFound:
+                break
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+        cinder.volumes.delete(volume)
+        self.wait_for(volume.id, 'deleted', headers=self.owner)

@@ -228,3 +228,71 @@ class SnapshotLifeTest(api_fixtures.APITestCase):
                         status=202)
         vwf.wait_for(lambda: self.get('/v3/volumes/%s' % volume_id)
                      .status_int, lambda status: status == 404)
+
+
+class AdminActionsTest(SnapshotTestCase):
+    """POST /snapshots/{id}/action: os-reset_status and os-force_delete,
+    admin only, each one compare-and-swap."""
+
+    def setUp(self):
+        super().setUp()
+        self.snapshot = rows.snapshot(self.context, self.volume,
+                                      status='creating')
+        self.path = '/v3/snapshots/%s/action' % self.snapshot.id
+
+    def act(self, body, headers=ADMIN, status=202):
+        return self.app.post_json(self.path, body, headers=headers,
+                                  status=status)
+
+    def test_reset_status(self):
+        # A snapshot stuck 'creating' (its worker gone) is set right, in
+        # any case, and its workers row goes with it.
+        rows.insert(self.context, models.Worker, resource_type='Snapshot',
+                    resource_id=self.snapshot.id, status='creating')
+        response = self.act({'os-reset_status': {'status': 'ERROR'}})
+        self.assertEqual(b'', response.body)
+        self.assertEqual('error', self.snapshot_row(self.snapshot.id)[
+            'status'])
+        self.assertIsNone(rows.worker_status(self.context, 'snapshot',
+                                             self.snapshot.id))
+
+    def test_force_delete_from_any_status_but_deleting(self):
+        self.act({'os-force_delete': {}})
+        self.assertEqual('deleting', self.snapshot_row(self.snapshot.id)[
+            'status'])
+        self.assertEqual('deleting', rows.worker_status(
+            self.context, 'snapshot', self.snapshot.id))
+        self.assertEqual(
+            "Invalid snapshot: snapshot status must not be 'deleting', it "
+            "is 'deleting'",
+            self.fault(self.act({'os-force_delete': {}}, status=400), 400))
+
+    def test_admin_only(self):
+        for body in ({'os-reset_status': {'status': 'available'}},
+                     {'os-force_delete': {}}):
+            self.fault(self.act(body, headers=self.owner, status=403), 403)
+        self.assertEqual('creating', self.snapshot_row(self.snapshot.id)[
+            'status'])
+
+    def test_bad_input(self):
+        for body, message in (
+                ({'os-reset_status': {'status': 'deleted'}},
+                 "Invalid status 'deleted'"),
+                ({'os-reset_status': {}}, "'status' is a required"),
+                ({'os-reset_status': {'status': 1}}, 'is not of type'),
+                ({'os-reset_status': {'status': 'error', 'x': 1}},
+                 'Additional properties'),
+                ({'os-force_delete': {'x': 1}}, 'Additional properties'),
+                ({'os-unknown': {}}, 'There is no such action: os-unknown'),
+                ({'os-force_delete': {}, 'os-reset_status': {}},
+                 'exactly one key')):
+            self.assertIn(message, self.fault(self.act(body, status=400),
+                                              400))
+        self.assertEqual('creating', self.snapshot_row(self.snapshot.id)[
+            'status'])
+        self.fault(self.app.get(self.path, headers=ADMIN, status=405), 405)
+
+    def test_unknown_snapshot(self):
+        self.fault(self.app.post_json(
+            '/v3/snapshots/%s/action' % uuid.uuid4(),
+            {'os-force_delete': {}}, headers=ADMIN, status=404), 404)

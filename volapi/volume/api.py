@@ -335,10 +335,21 @@ def create_snapshot(context, volume, name=None, description=None,
     return snapshot
 
 
-def delete_snapshot(context, snapshot, version=None):
+def delete_snapshot(context, snapshot, version=None, force=False):
+    """Start deleting the snapshot (``force``, admin: from any status but
+    'deleting'); a worker removes it."""
+    name = 'snapshot_force_delete' if force else 'snapshot_delete'
     transitions.run(context, transitions.prepare(
-        context, 'snapshot_delete', snapshot, version=version))
+        context, name, snapshot, version=version))
     worker_client().delete_snapshot(context, snapshot)
+
+
+def reset_snapshot_status(context, snapshot, status, version=None):
+    """Admin: set the snapshot's status, whatever it is. The workers row
+    goes: nothing is in flight any more."""
+    transitions.run(context, transitions.prepare(
+        context, 'snapshot_reset_status', snapshot, version=version,
+        status=status))
 
 
 def update_snapshot(context, snapshot, values):

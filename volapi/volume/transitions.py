@@ -51,6 +51,11 @@ RESET_STATUSES = ('creating', 'available', 'deleting', 'error',
                   'in-use', 'detaching', 'maintenance', 'reserved',
                   'extending', 'error_extending', 'retyping')
 RESET_ATTACH_STATUSES = ('attached', 'detached')
+# Statuses a snapshot may be reset to (Cinder's SnapshotStatus.ALL but
+# 'deleted', which only a finished delete sets).
+SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
+                           'updating', 'error_deleting', 'unmanaging',
+                           'backing-up', 'restoring')
 RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
                             'none', 'starting')
 
@@ -559,6 +564,19 @@ _TABLE = [
         source=('available', 'error'),
         values={'status': 'deleting'},
         workers_row='track'),
+    Transition(
+        'snapshot_force_delete', 'snapshot',
+        'os-force_delete: start deleting from any status',
+        expect={'status': cond.Not('deleting')},
+        values={'status': 'deleting'},
+        admin_only=True,
+        workers_row='track'),
+    Transition(
+        'snapshot_reset_status', 'snapshot',
+        'os-reset_status: set the status given, whatever it is',
+        values={'status': Param('status')},
+        admin_only=True,
+        workers_row='finish'),
     Transition(
         'snapshot_cascade_delete', 'snapshot',
         'DELETE /volumes/{id}?cascade=true takes each snapshot along',

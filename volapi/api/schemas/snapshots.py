@@ -45,3 +45,16 @@ update = {
     'required': ['snapshot'],
     'additionalProperties': False,
 }
+
+# POST /snapshots/{id}/action arguments. The status is checked, in any
+# case, against transitions.SNAPSHOT_RESET_STATUSES by the controller, as
+# Cinder lower-cases it.
+reset_status = {
+    'type': 'object',
+    'properties': {'status': {'type': 'string', 'minLength': 1,
+                              'maxLength': 255}},
+    'required': ['status'],
+    'additionalProperties': False,
+}
+
+force_delete = volume_actions.no_arguments

@@ -1,9 +1,11 @@
-"""/v3/[{project_id}/]snapshots: create, list, show, rename, delete.
+"""/v3/[{project_id}/]snapshots: create, list, show, rename, delete, and
+the admin actions os-reset_status and os-force_delete.
 
 Create is the ``snapshot_create`` transition: a compare-and-swap on the
 volume and the insert of the snapshot row in one transaction, so a
 concurrent volume delete ("must have no snapshots") cannot pass. Delete is
-the ``snapshot_delete`` transition. Both then cast to a worker.
+the ``snapshot_delete`` transition (``snapshot_force_delete`` for
+os-force_delete). Both then cast to a worker.
 """
 import pecan
 from oslo_utils import strutils
@@ -18,6 +20,7 @@ from volapi.api.v3 import service_errors
 from volapi.api.views import snapshots as views
 from volapi.policies import snapshots as policies
 from volapi.volume import api as volume_api
+from volapi.volume import transitions
 import objects
 
 # Query parameter -> column, for filters and sort keys.
@@ -79,6 +82,55 @@ class SnapshotController:
         with service_errors.translated():
             volume_api.delete_snapshot(context, snapshot,
                                        version=pecan.request.api_version)
+
+    @pecan.expose()
+    def action(self):
+        """POST /snapshots/{id}/action: ``{"<action>": <argument>}``;
+        answers 202 with an empty body, as Cinder does."""
+        if pecan.request.method != 'POST':
+            raise errors.MethodNotAllowed()
+        body = validation.parse_body(pecan.request)
+        if not isinstance(body, dict) or len(body) != 1:
+            raise errors.BadRequest(
+                'The action body must be an object with exactly one key, '
+                'the action.')
+        (name, argument), = body.items()
+        action = _ACTIONS.get(name)
+        if action is None:
+            raise errors.BadRequest('There is no such action: %s' % name)
+        schema, rule, handler = action
+        validation.validate(schema, argument)
+        context = pecan.request.ctx
+        snapshot = _get(context, self.snapshot_id, rule)
+        with service_errors.translated():
+            handler(context, snapshot, argument,
+                    version=pecan.request.api_version)
+        return rest.respond(None, 202)
+
+
+def _reset_status(context, snapshot, argument, version):
+    status = argument['status'].lower()
+    if status not in transitions.SNAPSHOT_RESET_STATUSES:
+        raise errors.BadRequest(
+            "Invalid status '%s': must be one of %s." % (
+                argument['status'],
+                ', '.join(transitions.SNAPSHOT_RESET_STATUSES)))
+    volume_api.reset_snapshot_status(context, snapshot, status,
+                                     version=version)
+
+
+def _force_delete(context, snapshot, argument, version):
+    volume_api.delete_snapshot(context, snapshot, version=version,
+                               force=True)
+
+
+# action name -> (argument schema, policy, handler)
+_ACTIONS = {
+    'os-reset_status': (schemas.reset_status, policies.RESET_STATUS,
+                        _reset_status),
+    'os-force_delete': (schemas.force_delete, policies.FORCE_DELETE,
+                        _force_delete),
+}
 
 
 class SnapshotsController:
