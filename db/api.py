@@ -448,8 +448,7 @@ def _execute(context, model, values, conditions, include_deleted='no',
     a swap that carried them and missed raises SwapMissed)."""
     with session.writer.connection.using(context) as conn:
         dialect = conn.dialect.name
-        carried = [part for write in then for part in write.parts()] \
-            if db_writes.carried(dialect) else ()
+        carried = db_writes.carried_parts(dialect, then)
         statement, parameters = cached_conditional_update(
             context, model, values, conditions, include_deleted,
             project_only, order, dialect,

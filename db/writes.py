@@ -8,7 +8,7 @@ transaction, once the swap has matched:
 
 - on PostgreSQL in the swap's own statement, as data-modifying CTEs
   (``WITH then_0 AS (INSERT ...) UPDATE ...``): one round trip for all of
-  them. Every part of one statement reads the same snapshot, so the swap's
+  them (up to MAX_CARRIED statements; more are made apart, as below). Every part of one statement reads the same snapshot, so the swap's
   conditions do not see the writes, just as where they run after it (nor
   does one write see another here: writes that read each other's rows do
   not belong together). They are made whether or not the swap matches,
@@ -30,10 +30,20 @@ import sqlalchemy as sa
 # Dialects whose UPDATE can carry data-modifying CTEs.
 _CARRIED_BY = frozenset(['postgresql'])
 
+# At most this many statements ride in one swap: a claim needs a handful,
+# and a bulk write (a POST /allocations of thousands of rows) made apart
+# keeps its executemany and stays clear of the server's limit on bind
+# parameters (65535 on PostgreSQL).
+MAX_CARRIED = 32
 
-def carried(dialect_name):
-    """Whether a swap on this dialect carries its writes in its statement."""
-    return dialect_name in _CARRIED_BY
+
+def carried_parts(dialect_name, writes):
+    """The (statement, parameters) a swap on this dialect carries in its
+    statement for ``writes``: all their parts, or none."""
+    if dialect_name not in _CARRIED_BY or not writes or \
+            sum(write.size() for write in writes) > MAX_CARRIED:
+        return ()
+    return [part for write in writes for part in write.parts()]
 
 
 class Write:
@@ -45,6 +55,10 @@ class Write:
     def __init__(self, statement, params):
         self.statement = statement
         self.params = params
+
+    def size(self):
+        """How many statements carrying it takes."""
+        return 1
 
     def parts(self):
         """(statement, parameters) pairs to carry, one CTE each."""
@@ -66,6 +80,9 @@ class Insert(Write):
         columns = tuple(rows[0])
         super().__init__(_insert_statement(table, columns), rows)
         self.table, self.rows, self.prefix = table, rows, prefix
+
+    def size(self):
+        return len(self.rows)
 
     def parts(self):
         columns = tuple(self.rows[0])

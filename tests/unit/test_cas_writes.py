@@ -140,3 +140,21 @@ class WritesTest(test_cas_base.CasTestCase):
             then=[db_writes.Write(_RENAME, {'renamed_id': ident,
                                             'renamed_name': 'x'})])
         self.assertEqual('available', self.volume(ident)['status'])
+
+    def test_many_writes_are_made_apart(self):
+        # Past MAX_CARRIED statements (here 2 rows), even PostgreSQL makes
+        # the writes after the swap: one executemany, within the server's
+        # limit on bind parameters however many rows there are.
+        self.patch(db_writes, 'MAX_CARRIED', 2)
+        ident = self.create_volume(status='available')
+        rows = self.snapshot_rows(ident, 3)
+        del self.statements[:]
+        self.swap(ident, {'status': 'available'},
+                  [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
+        self.assertEqual(sorted(r['id'] for r in rows),
+                         sorted(self.snapshots_of(ident)))
+        writes = [s for s in self.statements
+                  if s.lstrip().upper().startswith(('WITH', 'UPDATE',
+                                                    'INSERT'))]
+        self.assertEqual(2, len(writes), writes)
+        self.assertTrue(writes[0].lstrip().upper().startswith('UPDATE'))
