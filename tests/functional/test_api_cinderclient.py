@@ -200,3 +200,18 @@ class CinderCLITest(api_fixtures.APITestCase):
             time.sleep(0.05)
         cinder.volumes.delete(volume)
         self.wait_for(volume.id, 'deleted', headers=self.owner)
+
+    def test_limits(self):
+        """python-cinderclient's limits.get(), as `cinder absolute-limits`
+        calls it: maxima -1 (no quota), usage counted."""
+        cinder = self.client('user-a', 'project-a')
+        volume = cinder.volumes.create(2)
+        self.wait_for(volume.id, 'available')
+        absolute = {limit.name: limit.value
+                    for limit in cinder.limits.get().absolute}
+        self.assertEqual(-1, absolute['maxTotalVolumes'])
+        self.assertEqual(1, absolute['totalVolumesUsed'])
+        self.assertEqual(2, absolute['totalGigabytesUsed'])
+        self.assertEqual([], list(cinder.limits.get().rate))
+        cinder.volumes.delete(volume)
+        self.wait_for(volume.id, 'deleted', headers=self.owner)

@@ -7,6 +7,7 @@ Cinder policy file means the same here.
 import itertools
 
 from volapi.policies import base
+from volapi.policies import limits
 from volapi.policies import snapshots
 from volapi.policies import types
 from volapi.policies import volume_actions
@@ -17,4 +18,5 @@ from volapi.policies import workers
 def list_rules():
     return list(itertools.chain(
         base.list_rules(), volumes.list_rules(), volume_actions.list_rules(),
-        snapshots.list_rules(), types.list_rules(), workers.list_rules()))
+        snapshots.list_rules(), types.list_rules(), workers.list_rules(),
+        limits.list_rules()))

@@ -4,6 +4,7 @@ import pecan
 from volapi.api import errors
 from volapi.api import routing
 from volapi.api.v3 import attachments
+from volapi.api.v3 import limits
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import types
 from volapi.api.v3 import volumes
@@ -19,6 +20,7 @@ class Resources:
         self.snapshots = snapshots.SnapshotsController()
         self.attachments = attachments.AttachmentsController()
         self.workers = workers.WorkersController()
+        self.limits = limits.LimitsController()
 
 
 class V3Controller:
