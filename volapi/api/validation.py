@@ -55,6 +55,20 @@ def parse_body(request):
     return body
 
 
+def parse_action(request):
+    """(name, argument) of a ``POST .../action`` body: an object with
+    exactly one key, the action; or raise a 4xx."""
+    if request.method != 'POST':
+        raise errors.MethodNotAllowed()
+    body = parse_body(request)
+    if not isinstance(body, dict) or len(body) != 1:
+        raise errors.BadRequest(
+            'The action body must be an object with exactly one key, the '
+            'action.')
+    (name, argument), = body.items()
+    return name, argument
+
+
 def _has_nul(value):
     if isinstance(value, str):
         return '\x00' in value

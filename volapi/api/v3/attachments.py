@@ -96,15 +96,8 @@ class AttachmentController:
     @pecan.expose()
     @rest.json(204)
     def action(self, **params):
-        if pecan.request.method != 'POST':
-            raise errors.MethodNotAllowed()
+        name, argument = validation.parse_action(pecan.request)
         _require(MIN_VERSION)
-        body = validation.parse_body(pecan.request)
-        if not isinstance(body, dict) or len(body) != 1:
-            raise errors.BadRequest(
-                'The action body must be an object with exactly one key, '
-                'the action.')
-        (name, argument), = body.items()
         if name != 'os-complete':
             raise errors.BadRequest('There is no such action: %s' % name)
         _require(COMPLETE_VERSION)

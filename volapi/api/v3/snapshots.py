@@ -87,14 +87,7 @@ class SnapshotController:
     def action(self):
         """POST /snapshots/{id}/action: ``{"<action>": <argument>}``;
         answers 202 with an empty body, as Cinder does."""
-        if pecan.request.method != 'POST':
-            raise errors.MethodNotAllowed()
-        body = validation.parse_body(pecan.request)
-        if not isinstance(body, dict) or len(body) != 1:
-            raise errors.BadRequest(
-                'The action body must be an object with exactly one key, '
-                'the action.')
-        (name, argument), = body.items()
+        name, argument = validation.parse_action(pecan.request)
         action = _ACTIONS.get(name)
         if action is None:
             raise errors.BadRequest('There is no such action: %s' % name)

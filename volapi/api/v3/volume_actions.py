@@ -1,7 +1,7 @@
 """POST /v3/[{project_id}/]volumes/{volume_id}/action.
 
-``dispatch`` is called by the volumes controller with the parsed body, an
-object with exactly one key: the action. Each action validates its
+``dispatch`` is called by the volumes controller with the action's name
+and argument (validation.parse_action). Each action validates its
 argument against its schema, checks its policy on the volume, and calls the
 service layer (``volapi.volume.api``), whose transitions decide the rest.
 Like Cinder, every action answers 202 with an empty body.
@@ -106,9 +106,8 @@ ACTIONS = {
 }
 
 
-def dispatch(request, context, volume_id, body):
-    """Serve ``{"<action>": <argument>}`` on ``volume_id``."""
-    (name, argument), = body.items()
+def dispatch(request, context, volume_id, name, argument):
+    """Serve action ``name`` with ``argument`` on ``volume_id``."""
     action = ACTIONS.get(name)
     if action is None:
         raise errors.BadRequest('There is no such action: %s' % name)

@@ -118,17 +118,11 @@ class VolumeController:
 
     @pecan.expose()
     def action(self):
-        if pecan.request.method != 'POST':
-            raise errors.MethodNotAllowed()
         from volapi.api.v3 import volume_actions
         request = pecan.request
-        body = validation.parse_body(request)
-        if not isinstance(body, dict) or len(body) != 1:
-            raise errors.BadRequest(
-                'The action body must be an object with exactly one key, '
-                'the action.')
+        name, argument = validation.parse_action(request)
         return volume_actions.dispatch(request, request.ctx, self.volume_id,
-                                       body)
+                                       name, argument)
 
 
 def _boolean_param(params, name):
