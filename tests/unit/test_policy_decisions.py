@@ -74,11 +74,13 @@ class PlacementPolicyFileTest(base.TestCase):
         self.config.set('oslo_policy', policy_file=path)
         ctx = placement_context.RequestContext(
             user_id='u', project_id='p', roles=[], config=self.config.conf)
+        # Twice: the decision is then remembered against loaded rules.
+        self.patch(policy_decisions, 'RELOAD_INTERVAL', 0)
+        ctx.can('placement:traits:list')
         ctx.can('placement:traits:list')
         with open(path, 'w') as f:
             f.write('"placement:traits:list": "role:admin"\n')
         later = os.stat(path).st_mtime + 100  # newer, whatever the clock
         os.utime(path, (later, later))
-        self.patch(policy_decisions, 'RELOAD_INTERVAL', 0)
         self.assertRaises(placement_policy.PolicyNotAuthorized, ctx.can,
                           'placement:traits:list')
