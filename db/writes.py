@@ -8,7 +8,8 @@ transaction, once the swap has matched:
 
 - on PostgreSQL in the swap's own statement, as data-modifying CTEs
   (``WITH then_0 AS (INSERT ...) UPDATE ...``): one round trip for all of
-  them (up to MAX_CARRIED statements; more are made apart, as below). Every part of one statement reads the same snapshot, so the swap's
+  them (up to MAX_CARRIED statements; more are made apart, as below).
+  Every part of one statement reads the same snapshot, so the swap's
   conditions do not see the writes, just as where they run after it (nor
   does one write see another here: writes that read each other's rows do
   not belong together). They are made whether or not the swap matches,
@@ -74,21 +75,20 @@ class Insert(Write):
     bind parameters ``<prefix><row>_<column>`` (SQLAlchemy caches no
     multi-row VALUES)."""
 
-    __slots__ = ('table', 'rows', 'prefix')
+    __slots__ = ('table', 'columns', 'rows', 'prefix')
 
     def __init__(self, table, rows, prefix):
-        columns = tuple(rows[0])
-        super().__init__(_insert_statement(table, columns), rows)
         self.table, self.rows, self.prefix = table, rows, prefix
+        self.columns = tuple(rows[0])
+        super().__init__(_insert_statement(table, self.columns), rows)
 
     def size(self):
         return len(self.rows)
 
     def parts(self):
-        columns = tuple(self.rows[0])
-        return [(_insert_statement(self.table, columns, self.prefix, i),
+        return [(_insert_statement(self.table, self.columns, self.prefix, i),
                  {'%s%d_%s' % (self.prefix, i, column): row[column]
-                  for column in columns})
+                  for column in self.columns})
                 for i, row in enumerate(self.rows)]
 
 

@@ -71,8 +71,3 @@ class Decisions:
                     self._decisions.clear()
                 self._decisions[key] = allowed
         return allowed
-
-    def forget(self):
-        with self._lock:
-            self._decisions.clear()
-            self._rules, self._checked_at = None, None

@@ -255,6 +255,8 @@ def _swap_param(name, type_=sa.BigInteger):
                         callable_=lambda: _swap_values.get()[name])
 
 
+# Bounded: a POST /allocations may name any number of distinct amounts.
+@functools.lru_cache(maxsize=256)
 def _fits(slot, distinct_amounts):
     """The requirement of class slot ``slot``, built once per shape (so
     db.api reuses the whole UPDATE too). Its SQL is correlated to the
@@ -266,12 +268,6 @@ def _fits(slot, distinct_amounts):
     now, plus ``fits<slot>_total`` (or, as Placement allows, no more than
     they held, for a provider left over capacity by a shrunk inventory).
     Its error is the swap's ``fits<slot>_refusal``."""
-    return _fits_for_shape(slot, distinct_amounts)
-
-
-# Bounded: a POST /allocations may name any number of distinct amounts.
-@functools.lru_cache(maxsize=256)
-def _fits_for_shape(slot, distinct_amounts):
     def param(what, type_=sa.BigInteger):
         return _swap_param('fits%d_%s' % (slot, what), type_)
     total, held = param('total'), param('held')

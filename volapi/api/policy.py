@@ -1,14 +1,11 @@
 """oslo.policy enforcement for the volume API, with its decisions
 remembered until the rules change (volapi.policy_decisions)."""
-import threading
-
 from oslo_policy import policy as oslo_policy
 
 from volapi.api import errors
 from volapi import policies
 from volapi import policy_decisions
 
-_lock = threading.Lock()
 _decisions = None
 
 
@@ -17,8 +14,7 @@ def init(conf):
     global _decisions
     enforcer = oslo_policy.Enforcer(conf)
     enforcer.register_defaults(policies.list_rules())
-    with _lock:
-        _decisions = policy_decisions.Decisions(enforcer)
+    _decisions = policy_decisions.Decisions(enforcer)
     return enforcer
 
 

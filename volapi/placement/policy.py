@@ -108,7 +108,6 @@ def get_enforcer(conf):
 def reset():
     with _lock:
         for decisions in _decisions.values():
-            decisions.forget()
             decisions.enforcer.clear()
         _decisions.clear()
 

@@ -51,13 +51,13 @@ RESET_STATUSES = ('creating', 'available', 'deleting', 'error',
                   'in-use', 'detaching', 'maintenance', 'reserved',
                   'extending', 'error_extending', 'retyping')
 RESET_ATTACH_STATUSES = ('attached', 'detached')
+RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
+                            'none', 'starting')
 # Statuses a snapshot may be reset to (Cinder's SnapshotStatus.ALL but
 # 'deleted', which only a finished delete sets).
 SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
                            'updating', 'error_deleting', 'unmanaging',
                            'backing-up', 'restoring')
-RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
-                            'none', 'starting')
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
 WORKER_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
