@@ -248,6 +248,87 @@ class Filter(Condition):
         return '%s does not meet the condition %s' % (what, self.criterion)
 
 
+def _one_of(column, values):
+    # One bind parameter per value: in_() of a plain list would make an
+    # "expanding" parameter, whose SQL is rewritten at every execution.
+    return column.in_([sa.literal(value) for value in values])
+
+
+class SourceStatus(Condition):
+    """The status a transition starts from: one of ``statuses``, or of an
+    Also's statuses while its ``flag`` column is true. Explained from the
+    row as the statuses that row allows: "volume status must be
+    'available', it is 'in-use'" for a volume that is not multiattach."""
+
+    def __init__(self, field, statuses, flagged):
+        self.field = field
+        self.statuses = tuple(statuses)
+        self.flagged = tuple(flagged)  # ((flag column, statuses), ...)
+
+    @property
+    def fields(self):
+        return (self.field,) + tuple(flag for flag, _ in self.flagged)
+
+    def __repr__(self):
+        return 'SourceStatus(%s in %r, %r)' % (self.field, self.statuses,
+                                               self.flagged)
+
+    def clause(self, model):
+        column = column_of(model, self.field)
+        allowed = [_one_of(column, self.statuses)]
+        for flag, statuses in self.flagged:
+            allowed.append(sa.and_(_one_of(column, statuses),
+                                   column_of(model, flag)
+                                   == sa.true()))
+        return sa.or_(*allowed)
+
+    def actual(self, row):
+        allowed = list(self.statuses)
+        for flag, statuses in self.flagged:
+            if row[flag]:
+                allowed += [s for s in statuses if s not in allowed]
+        return row[self.field], tuple(allowed)
+
+    def holds(self, actual):
+        status, allowed = actual
+        return status in allowed
+
+    def explain(self, actual, what):
+        status, allowed = actual
+        return Expect(self.field, allowed).explain(status, what)
+
+
+class LessThan(Condition):
+    """``field < bound``, explained as "volume size must be less than 5,
+    it is 5"."""
+
+    def __init__(self, field, bound):
+        self.field = field
+        self.expected = bound
+
+    def __repr__(self):
+        return 'LessThan(%s<%r)' % (self.field, self.expected)
+
+    def clause(self, model):
+        return column_of(model, self.field) < self.expected
+
+    def shape(self):
+        return ('less_than', self.field)
+
+    def with_expected(self, expected):
+        return LessThan(self.field, expected)
+
+    def actual(self, row):
+        return row[self.field]
+
+    def holds(self, actual):
+        return actual is not None and actual < self.expected
+
+    def explain(self, actual, what):
+        return '%s %s must be less than %s, it is %s' % (
+            what, self.field, self.expected, actual)
+
+
 def as_conditions(model, expected_values=None, filters=()):
     """Normalise ``expected_values`` and ``filters`` into Condition objects."""
     conditions = []
@@ -292,4 +373,3 @@ def column_of(model, field):
 def _tables_of(column):
     table = getattr(column, 'table', None)
     return [table] if table is not None else []
-

@@ -8,7 +8,7 @@ from oslo_utils import timeutils
 from db import models
 from db import session
 import objects
-from volapi.volume import transitions
+from volapi.volume.transitions import table
 
 HOST = 'worker-1@file#file'
 
@@ -81,11 +81,11 @@ def row(context, model, ident):
 
 def worker_status(context, resource, resource_id):
     """The status of the resource's workers row, or None without one."""
-    table = models.Worker.__table__
+    workers = models.Worker.__table__
     with session.reader.connection.using(context) as conn:
-        return conn.execute(sa.select(table.c.status).where(
-            table.c.resource_type == transitions.WORKER_TYPES[resource],
-            table.c.resource_id == resource_id)).scalar()
+        return conn.execute(sa.select(workers.c.status).where(
+            workers.c.resource_type == table.WORKER_TYPES[resource],
+            workers.c.resource_id == resource_id)).scalar()
 
 
 def count(context, model, **where):

@@ -53,7 +53,6 @@ bounced back to the client with a 409: only a real lack of capacity or a
 stale consumer generation given by the client is.
 """
 import collections
-import contextvars
 import functools
 
 import sqlalchemy as sa
@@ -65,22 +64,18 @@ from db import exceptions as db_exceptions
 from db import models
 from db import session
 from db import writes as db_writes
+from objects.placement import allocation_statements as statements
 from objects.placement import consumer as consumer_obj
 from objects.placement import exception
-from objects.placement import inventory as inv_obj
 from objects.placement import resource_class as rc_obj
-from objects.placement import resource_provider as rp_obj
 
-ALLOCATIONS = models.Allocation.__table__
-PROVIDERS = models.ResourceProvider.__table__
-INVENTORIES = models.Inventory.__table__
-CONSUMERS = models.Consumer.__table__
-PROJECTS = models.Project.__table__
-USERS = models.User.__table__
-CONSUMER_TYPES = models.ConsumerType.__table__
-
-_DELETE_ALLOCATIONS = ALLOCATIONS.delete().where(ALLOCATIONS.c.id.in_(
-    sa.bindparam('old_allocations', expanding=True)))
+ALLOCATIONS = statements.ALLOCATIONS
+PROVIDERS = statements.PROVIDERS
+INVENTORIES = statements.INVENTORIES
+CONSUMERS = statements.CONSUMERS
+PROJECTS = statements.PROJECTS
+USERS = statements.USERS
+CONSUMER_TYPES = statements.CONSUMER_TYPES
 
 # Writers of one provider queue on its row. Where one that waited starts
 # again (PostgreSQL when the write joined a transaction already begun, at
@@ -161,161 +156,6 @@ class Demand:
         return self.total > self.old_total
 
 
-# Up to this many names of a kind are bound one parameter each, in a
-# statement built for that count: an "expanding" IN list is rewritten at
-# every execution, which costs a claim (one provider, one consumer) more
-# CPU than the rest of its lookup.
-FEW = 4
-
-
-def _lookup_part(kind, count, lock):
-    """SQL for one kind of _lookup: (kind, name, integer) rows for the
-    names in the bound parameters ``<kind>_0`` ... (``count`` of them), or
-    in the list ``kind`` if ``count`` is None. With ``lock``, the rows of
-    providers are locked, in id order (PostgreSQL)."""
-    if count is None:
-        names = sa.bindparam(kind, expanding=True)
-    else:
-        names = [sa.bindparam('%s_%d' % (kind, i)) for i in range(count)]
-    # The kind is a constant of the SQL, not one more parameter to bind.
-    label = sa.literal_column("'%s'" % kind, sa.String)
-    if kind == 'held':
-        # How many allocations each consumer holds.
-        return sa.select(label, ALLOCATIONS.c.consumer_id,
-                         sa.func.count()).where(
-            ALLOCATIONS.c.consumer_id.in_(names)).group_by(
-            ALLOCATIONS.c.consumer_id)
-    column, value = _LOOKUP_COLUMNS[kind]
-    if kind == 'rp' and lock:
-        # FOR UPDATE is refused in a UNION's parts, not in a WITH.
-        locked = sa.select(column, value).where(column.in_(names)).order_by(
-            PROVIDERS.c.id).with_for_update().cte('locked_providers')
-        return sa.select(label, sa.cast(locked.c.uuid, sa.String(255)),
-                         locked.c.id)
-    return sa.select(label, sa.cast(column, sa.String(255)),
-                     value).where(column.in_(names))
-
-
-_LOOKUP_COLUMNS = {
-    'rp': (PROVIDERS.c.uuid, PROVIDERS.c.id),
-    'project': (PROJECTS.c.external_id, PROJECTS.c.id),
-    'user': (USERS.c.external_id, USERS.c.id),
-    'type': (CONSUMER_TYPES.c.name, CONSUMER_TYPES.c.id),
-    'consumer': (CONSUMERS.c.uuid, CONSUMERS.c.generation),
-}
-_LOOKUP_KINDS = tuple(_LOOKUP_COLUMNS) + ('held',)
-# One statement per combination of kinds asked for (and of counts up to
-# FEW), built once.
-_LOOKUPS = {}
-
-
-def _lookup(conn, names, lock_providers=False):
-    """Ids (generations for consumers, allocation counts for 'held') of
-    rows named by a unique column, several tables in one query: ``names``
-    is {kind: names}, the result {kind: {name: integer}}, names with no
-    row left out. With ``lock_providers`` the providers' rows are locked
-    (FOR UPDATE, in id order) before the query returns."""
-    shape, params = [], {}
-    for kind in _LOOKUP_KINDS:
-        if not names.get(kind):
-            continue
-        wanted = sorted(names[kind])
-        if len(wanted) > FEW:
-            shape.append((kind, None))
-            params[kind] = wanted
-        else:
-            shape.append((kind, len(wanted)))
-            params.update(('%s_%d' % (kind, i), name)
-                          for i, name in enumerate(wanted))
-    found = collections.defaultdict(dict)
-    if not shape:
-        return found
-    key = (lock_providers,) + tuple(shape)
-    statement = _LOOKUPS.get(key)
-    if statement is None:
-        statement = _LOOKUPS[key] = sa.union_all(
-            *[_lookup_part(kind, count, lock_providers)
-              for kind, count in shape])
-    for kind, name, value in conn.execute(statement, params):
-        found[kind][name] = value
-    return found
-
-
-# The capacity criteria of a provider's compare-and-swap are built once per
-# shape (class slot, number of distinct amounts) with bind parameters whose
-# values (and the errors to raise) the swap being run supplies through this
-# variable, set only for the time of the swap: building them per request
-# cost more CPU than the rest of a claim's statements, and constant
-# statements let SQLAlchemy reuse their compiled form.
-_swap_values = contextvars.ContextVar('placement_swap_values')
-
-
-def _swap_param(name, type_=sa.BigInteger):
-    return sa.bindparam(name, type_=type_,
-                        callable_=lambda: _swap_values.get()[name])
-
-
-# Bounded: a POST /allocations may name any number of distinct amounts.
-@functools.lru_cache(maxsize=256)
-def _fits(slot, distinct_amounts):
-    """The requirement of class slot ``slot``, built once per shape (so
-    db.api reuses the whole UPDATE too). Its SQL is correlated to the
-    provider row being updated (not naming its id: MySQL then reads the
-    inventory after it has locked the provider's row): it has inventory of
-    class ``fits<slot>_class`` whose units allow the amounts (min, max and
-    each distinct one's step) and whose capacity holds what is allocated
-    there, less the ``fits<slot>_held`` the consumers written hold there
-    now, plus ``fits<slot>_total`` (or, as Placement allows, no more than
-    they held, for a provider left over capacity by a shrunk inventory).
-    Its error is the swap's ``fits<slot>_refusal``."""
-    def param(what, type_=sa.BigInteger):
-        return _swap_param('fits%d_%s' % (slot, what), type_)
-    total, held = param('total'), param('held')
-    criterion = sa.exists().where(
-        INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
-        INVENTORIES.c.resource_class_id == param('class', sa.Integer),
-        INVENTORIES.c.min_unit <= param('min', sa.Integer),
-        INVENTORIES.c.max_unit >= param('max', sa.Integer),
-        *[param('step%d' % i, sa.Integer) % INVENTORIES.c.step_size == 0
-          for i in range(distinct_amounts)],
-        sa.or_(INVENTORIES.c.allocated - held + total
-               <= inv_obj.capacity(INVENTORIES.c),
-               total <= held))
-    return rp_obj.Requirement(
-        criterion, 'must have inventory of the class in slot %d whose '
-        'units and capacity allow the amounts' % slot,
-        lambda: _swap_values.get()['fits%d_refusal' % slot]())
-
-
-def allocated_changes(changes):
-    """Writes (db.writes) that add to the ``allocated`` of inventories,
-    ``changes`` being {(provider id, class id): change}, for a transaction
-    that holds the providers' rows (a row gone with its inventory is left
-    alone). The rows keep their ``updated_at``: it says when the inventory
-    last changed, which allocations do not do."""
-    return [db_writes.Write(_allocated_change(i), {
-        'allocated%d_provider' % i: provider_id,
-        'allocated%d_class' % i: class_id,
-        'allocated%d_change' % i: change})
-        for i, ((provider_id, class_id), change)
-        in enumerate(sorted(changes.items()))]
-
-
-@functools.lru_cache(maxsize=64)
-def _allocated_change(i):
-    def param(what, type_=sa.Integer):
-        return sa.bindparam('allocated%d_%s' % (i, what), type_=type_)
-    return INVENTORIES.update().where(
-        INVENTORIES.c.resource_provider_id == param('provider'),
-        INVENTORIES.c.resource_class_id == param('class')).values(
-        allocated=INVENTORIES.c.allocated + param('change', sa.BigInteger),
-        updated_at=INVENTORIES.c.updated_at)
-
-
-# A constant expression, so that db.api finds the provider's UPDATE built.
-_NEXT_GENERATION = models.ResourceProvider.generation + 1
-
-
 class AllocationWriter:
     """Replaces the allocations of a set of consumers in one transaction
     (:meth:`write`, run inside one). ``POST /reshaper`` extends it with
@@ -393,13 +233,13 @@ class AllocationWriter:
         if new_consumers:
             writes.append(db_writes.Insert(CONSUMERS, new_consumers,
                                            'consumer'))
-        writes += allocated_changes({
+        writes += statements.allocated_changes({
             (provider_id, class_id): demand.total - demand.old_total
             for provider_id, per_class in demands.items()
             for class_id, demand in per_class.items()
             if demand.total != demand.old_total})
         if old:
-            writes.append(db_writes.Write(_DELETE_ALLOCATIONS, {
+            writes.append(db_writes.Write(statements.DELETE_ALLOCATIONS, {
                 'old_allocations': [row.id for row in old]}))
         rows = self._new_rows()
         if rows:
@@ -423,7 +263,7 @@ class AllocationWriter:
             users.add(incomplete[1])
         types = {r.consumer_type for r in self.requests
                  if r.consumer_type is not consumer_obj.UNCHECKED}
-        found = _lookup(conn, {
+        found = statements.lookup(conn, {
             'rp': self.providers_to_look_up(), 'project': projects,
             'user': users, 'type': types,
             'consumer': self.consumer_uuids,
@@ -495,11 +335,12 @@ class AllocationWriter:
         """Bump the provider's generation on condition that what the write
         adds fits, with the writes ``then``; raise the precise reason if it
         does not fit."""
-        token = _swap_values.set(self._fits_values(provider_id, demands))
+        token = statements.swap_values.set(
+            self._fits_values(provider_id, demands))
         try:
             db_api.update_or_explain(
                 self.context, models.ResourceProvider, provider_id,
-                {'generation': _NEXT_GENERATION},
+                {'generation': statements.NEXT_GENERATION},
                 self.expected_provider_values(provider_id),
                 self.requirements(provider_id, demands), then=then)
         except db_exceptions.SwapMissed as exc:
@@ -518,7 +359,7 @@ class AllocationWriter:
             raise db_exc.RetryRequest(
                 exception.ResourceProviderConcurrentUpdateDetected())
         finally:
-            _swap_values.reset(token)
+            statements.swap_values.reset(token)
 
     @staticmethod
     def _growing(demands):
@@ -546,9 +387,9 @@ class AllocationWriter:
 
     def requirements(self, provider_id, demands):
         """The conditions the provider's compare-and-swap carries: one per
-        class the write allocates (see _fits), whose parameters are
-        _swap_values'."""
-        return [_fits(slot, len(set(demands[class_id].amounts)))
+        class the write allocates (see allocation_statements.fits), whose
+        parameters are allocation_statements.swap_values'."""
+        return [statements.fits(slot, len(set(demands[class_id].amounts)))
                 for slot, class_id in enumerate(self._growing(demands))]
 
     def _fits_values(self, provider_id, demands):
@@ -615,7 +456,7 @@ def replace_all(context, requests):
     run(context, AllocationWriter(context, requests))
 
 
-# -- DELETE /allocations/{consumer} ----------------------------------------------
+# -- DELETE /allocations/{consumer} -------------------------------------------
 
 @db_api.retrying(max_retries=WRITE_RETRIES)
 def delete_for_consumer(context, uuid):
@@ -640,19 +481,20 @@ def delete_for_consumer(context, uuid):
         for row in held:
             freed[row.resource_provider_id, row.resource_class_id] -= \
                 row.used
-        writes = allocated_changes(freed) + [db_writes.Write(
-            _DELETE_ALLOCATIONS, {'old_allocations': [r.id for r in held]})]
+        writes = statements.allocated_changes(freed) + [db_writes.Write(
+            statements.DELETE_ALLOCATIONS,
+            {'old_allocations': [r.id for r in held]})]
         providers = sorted({row.resource_provider_id for row in held})
         for provider_id in providers:
             # The last swap carries the writes. None can miss: a provider
             # with allocations cannot be deleted.
             db_api.update_or_explain(
                 context, models.ResourceProvider, provider_id,
-                {'generation': _NEXT_GENERATION},
+                {'generation': statements.NEXT_GENERATION},
                 then=writes if provider_id == providers[-1] else ())
 
 
-# -- reading -----------------------------------------------------------------------
+# -- reading ------------------------------------------------------------------
 
 def _owner_columns():
     return (CONSUMERS.c.generation.label('consumer_generation'),

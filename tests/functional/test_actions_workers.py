@@ -7,7 +7,7 @@ from db import models
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import worker_fixtures as wf
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 ADMIN = dict(api_fixtures.ADMIN, **{'OpenStack-API-Version': 'volume 3.24'})
 
@@ -16,7 +16,7 @@ class WorkersCleanupTest(api_fixtures.APITestCase):
 
     def extending_held_by(self, service):
         volume = rows.volume(self.context)
-        transitions.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         self.assertIsNotNone(objects.Worker.claim(
             self.context, 'Volume', volume.id, 'extending', service.id))
         return volume

@@ -8,7 +8,7 @@ from objects import worker as worker_obj
 from tests import base
 from tests.functional import worker_fixtures as wf
 from volapi.volume import cleanup
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 DEAD = 1000  # seconds since the last heartbeat of a dead service
 
@@ -23,7 +23,7 @@ class CleanupTest(base.DatabaseTestCase):
     def extending_volume(self, holder=None):
         """A volume being extended, its operation held by ``holder``."""
         volume = wf.make_volume(self.context, status='available')
-        transitions.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         if holder is not None:
             self.assertIsNotNone(objects.Worker.claim(
                 self.context, 'Volume', volume.id, 'extending', holder.id))
@@ -89,20 +89,20 @@ class CleanupTest(base.DatabaseTestCase):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)
         creating = wf.make_volume(self.context)
         deleting = wf.make_volume(self.context, status='available')
-        transitions.apply(self.context, 'delete', deleting)
+        engine.apply(self.context, 'delete', deleting)
         retyping = wf.make_volume(
             self.context, status='available',
             volume_type_id=wf.make_volume_type(self.context))
-        transitions.apply(self.context, 'retype', retyping,
+        engine.apply(self.context, 'retype', retyping,
                           new_type_id=wf.make_volume_type(self.context))
         extending = wf.make_volume(self.context, status='available')
-        transitions.apply(self.context, 'extend', extending, new_size=5)
+        engine.apply(self.context, 'extend', extending, new_size=5)
         snapshot_volume = wf.make_volume(self.context, status='available',
                                          host='dead@file#file')
         snap_creating = wf.make_snapshot(self.context, snapshot_volume)
         snap_deleting = wf.make_snapshot(self.context, snapshot_volume,
                                          status='available')
-        transitions.apply(self.context, 'snapshot_delete', snap_deleting)
+        engine.apply(self.context, 'snapshot_delete', snap_deleting)
         expected = {
             ('Volume', creating.id): 'error',
             ('Volume', deleting.id): 'error_deleting',
@@ -130,7 +130,7 @@ class CleanupTest(base.DatabaseTestCase):
     def test_row_whose_resource_moved_on_is_just_deleted(self):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)
         volume = self.extending_volume(holder=dead)
-        transitions.apply(self.context, 'reset_status', volume,
+        engine.apply(self.context, 'reset_status', volume,
                           status='available')
         # reset_status finished the row; leave one behind as a crash would.
         wf.track(self.context, 'volume', volume.id, 'extending')
@@ -148,10 +148,10 @@ class CleanupTest(base.DatabaseTestCase):
         self.assertTrue(claimed.claim_for_cleanup(stale))
         # Between the claim and the repair: an admin resets the volume and a
         # new extend begins.
-        transitions.apply(self.context, 'reset_status', volume,
+        engine.apply(self.context, 'reset_status', volume,
                           status='available')
         volume.refresh()
-        transitions.apply(self.context, 'extend', volume, new_size=3)
+        engine.apply(self.context, 'extend', volume, new_size=3)
         new_row = wf.worker_row(self.context, 'volume', volume.id)
         self.assertFalse(cleanup.repair_claimed(self.context, claimed))
         self.assertEqual('extending', self.status(volume))

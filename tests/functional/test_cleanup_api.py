@@ -13,7 +13,7 @@ from tests import base
 from tests.functional import worker_fixtures as wf
 from volapi import wsgi
 from volapi.api import app as volume_app
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 DEAD = 1000  # seconds since the last heartbeat of a dead worker
 
@@ -39,7 +39,7 @@ class WorkersCleanupAPITest(base.DatabaseTestCase):
 
     def extending_volume(self, holder):
         volume = wf.make_volume(self.context, status='available')
-        transitions.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         self.assertIsNotNone(wf.objects.Worker.claim(
             self.context, 'Volume', volume.id, 'extending', holder.id))
         return volume

@@ -20,7 +20,7 @@ import objects
 from tests import base
 from tests import volume_rows as rows
 from tests.functional import http_server_fixture
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 CLIENTS = 32
 ROUNDS = {'postgresql': 50, 'mysql': 5}
@@ -128,7 +128,7 @@ class ContentionTest(base.DatabaseTestCase):
             # What the volume worker would do (no worker serves this
             # server's in-memory transport).
             volume = objects.Volume.get_by_id(self.context, self.volume.id)
-            transitions.apply(self.context, 'extend_done', volume,
+            engine.apply(self.context, 'extend_done', volume,
                               size=new_size)
         row = rows.row(self.context, models.Volume, self.volume.id)
         self.assertEqual(('available', self.rounds + 1),

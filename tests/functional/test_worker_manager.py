@@ -8,7 +8,7 @@ import objects
 from tests import base
 from tests.functional import worker_fixtures as wf
 from volapi.volume import cleanup
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 from volapi.volume.drivers import base as driver_base
 from volapi.volume.drivers import file as file_driver
 
@@ -109,7 +109,7 @@ class ManagerTest(base.DatabaseTestCase):
     # -- extend ---------------------------------------------------------------
     def test_extend(self):
         volume = self.created_volume()
-        transitions.apply(self.context, 'extend', volume, new_size=3)
+        engine.apply(self.context, 'extend', volume, new_size=3)
         row = wf.worker_row(self.context, 'volume', volume.id)
         self.assertEqual(('extending', None), (row.status, row.service_id))
         self.manager.extend_volume(self.context, volume, 3)
@@ -120,7 +120,7 @@ class ManagerTest(base.DatabaseTestCase):
 
     def test_extend_failure(self):
         volume = self.created_volume()
-        transitions.apply(self.context, 'extend', volume, new_size=3)
+        engine.apply(self.context, 'extend', volume, new_size=3)
         os.unlink(volume.provider_location)
         self.manager.extend_volume(self.context, volume, 3)
         volume.refresh()
@@ -146,7 +146,7 @@ class ManagerTest(base.DatabaseTestCase):
         volume = wf.make_volume(self.context)
         worker.manager.create_volume(self.context, volume)
         volume.refresh()
-        transitions.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         worker.manager.extend_volume(self.context, volume, 2)
         volume.refresh()
         self.assertEqual([volume.id], [w.resource_id for w in self.repaired])
@@ -167,16 +167,16 @@ class ManagerTest(base.DatabaseTestCase):
                         seconds=test.config.conf.service_down_time + 5))
                 cleanup.clean_stale(test.context)
                 again = objects.Volume.get_by_id(test.context, volume.id)
-                transitions.apply(test.context, 'reset_status', again,
+                engine.apply(test.context, 'reset_status', again,
                                   status='available')
-                transitions.apply(test.context, 'extend', again, new_size=5)
+                engine.apply(test.context, 'extend', again, new_size=5)
 
         worker = self.late = self.useFixture(wf.Worker(
             self, host='worker-2', driver_class=RacingDriver))
         volume = wf.make_volume(self.context)
         worker.manager.create_volume(self.context, volume)
         volume.refresh()
-        transitions.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         worker.manager.extend_volume(self.context, volume, 2)
         volume.refresh()
         self.assertEqual(('extending', 1), (volume.status, volume.size))
@@ -201,7 +201,7 @@ class ManagerTest(base.DatabaseTestCase):
         volume = wf.make_volume(self.context)
         worker.manager.create_volume(self.context, volume)
         volume.refresh()
-        transitions.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         worker.manager.extend_volume(self.context, volume, 2)
         self.assertEqual([{volume.id}], seen)
         self.assertEqual(set(), worker.manager.busy())
@@ -213,7 +213,7 @@ class ManagerTest(base.DatabaseTestCase):
         volume = wf.make_volume(self.context, volume_type_id=old_type)
         self.manager.create_volume(self.context, volume)
         volume.refresh()
-        transitions.apply(self.context, 'retype', volume,
+        engine.apply(self.context, 'retype', volume,
                           new_type_id=new_type)
         self.manager.retype(self.context, volume, new_type)
         volume.refresh()
@@ -225,7 +225,7 @@ class ManagerTest(base.DatabaseTestCase):
     def test_delete(self):
         volume = self.created_volume()
         path = volume.provider_location
-        transitions.apply(self.context, 'delete', volume)
+        engine.apply(self.context, 'delete', volume)
         self.manager.delete_volume(self.context, volume)
         volume.refresh()
         self.assertTrue(volume.deleted)
@@ -235,7 +235,7 @@ class ManagerTest(base.DatabaseTestCase):
 
     def test_delete_of_a_volume_whose_create_failed(self):
         volume = wf.make_volume(self.context, status='error')
-        transitions.apply(self.context, 'delete', volume)
+        engine.apply(self.context, 'delete', volume)
         self.manager.delete_volume(self.context, volume)
         volume.refresh()
         self.assertTrue(volume.deleted)
@@ -250,7 +250,7 @@ class ManagerTest(base.DatabaseTestCase):
                          (snapshot.status, snapshot.progress))
         self.assertEqual(GiB, os.path.getsize(snapshot.provider_location))
         self.assertNoWorkerRow('snapshot', snapshot.id)
-        transitions.apply(self.context, 'snapshot_delete', snapshot)
+        engine.apply(self.context, 'snapshot_delete', snapshot)
         self.manager.delete_snapshot(self.context, snapshot)
         snapshot.refresh()
         self.assertEqual(('deleted', True), (snapshot.status,

@@ -22,7 +22,8 @@ from volapi import service as volapi_service
 from volapi.volume import api as volume_api
 from volapi.volume import drivers
 from volapi.volume import manager as volume_manager
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
+from volapi.volume.transitions import table
 
 
 def free_port():
@@ -72,20 +73,20 @@ def make_volume_type(context, name=None):
 
 
 def track(context, resource, resource_id, status):
-    transitions.run(context, lambda ctx: transitions.track_worker(
+    engine.run(context, lambda ctx: engine.track_worker(
         ctx, resource, resource_id, status))
 
 
 def extend(context, volume, new_size):
     """What the API does for os-extend: the transition (which records the
     operation in ``workers``), then the cast."""
-    transitions.apply(context, 'extend', volume, new_size=new_size)
+    engine.apply(context, 'extend', volume, new_size=new_size)
     volume_api.worker_client().extend_volume(context, volume, new_size)
 
 
 def worker_row(context, resource, resource_id):
     return objects.Worker.get_by_resource(
-        context, transitions.WORKER_TYPES[resource], resource_id)
+        context, table.WORKER_TYPES[resource], resource_id)
 
 
 def make_service(context, host, age=0, binary='volapi-volume'):

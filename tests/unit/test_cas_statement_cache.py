@@ -9,7 +9,7 @@ from db import api as db_api
 from db import conditions as cond
 from db import models
 from tests.unit import test_cas_base
-from volapi.volume import transitions
+
 
 Volume = models.Volume
 
@@ -93,7 +93,7 @@ class StatementCacheTest(test_cas_base.CasTestCase):
         # os-extend's "size < new size": one statement for every new size.
         statements = [db_api.cached_conditional_update(
             self.context, Volume, {'status': 'extending'},
-            [transitions.LessThan('size', bound)], dialect=self.backend)
+            [cond.LessThan('size', bound)], dialect=self.backend)
             for bound in (3, 6)]
         self.assertIs(statements[0][0], statements[1][0])
         self.assertEqual([['extending', 3], ['extending', 6]],
@@ -104,7 +104,7 @@ class StatementCacheTest(test_cas_base.CasTestCase):
             with self.subTest(volume=volume, bound=bound):
                 self.assertEqual(matched, db_api.conditional_update(
                     self.context, Volume, {'status': 'extending'},
-                    {'id': volume}, [transitions.LessThan('size', bound)]))
+                    {'id': volume}, [cond.LessThan('size', bound)]))
 
     def test_the_same_sql_value_object_reuses_the_statement(self):
         doubled = Volume.size * 2

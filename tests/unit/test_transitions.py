@@ -10,7 +10,9 @@ from db import session
 import objects
 from tests import base
 from tests import volume_rows as rows
-from volapi.volume import transitions as t
+from volapi.volume.transitions import doc
+from volapi.volume.transitions import engine
+from volapi.volume.transitions import table
 
 NEW_TYPE = 'c0ffee00-0000-4000-8000-000000000001'
 MIGRATING = ("volume migration_status must be one of None, 'deleting', "
@@ -20,24 +22,24 @@ MIGRATING = ("volume migration_status must be one of None, 'deleting', "
 class TableTest(base.TestCase):
 
     def test_names_are_unique(self):
-        self.assertEqual(len(t._TABLE), len(t.TRANSITIONS))
+        self.assertEqual(len(table.TABLE), len(table.TRANSITIONS))
 
     def test_every_tracked_status_has_a_repair(self):
-        for transition in t._TABLE:
+        for transition in table.TABLE:
             if transition.workers_row == 'track':
-                key = (t.WORKER_TYPES[transition.resource],
+                key = (table.WORKER_TYPES[transition.resource],
                        transition.values['status'])
-                self.assertIn(key, t.CLEANUP, transition.name)
+                self.assertIn(key, table.CLEANUP, transition.name)
 
     def test_repairs_start_from_the_status_they_repair(self):
-        for (resource_type, status), name in t.CLEANUP.items():
-            repair = t.TRANSITIONS[name]
-            self.assertEqual(resource_type, t.WORKER_TYPES[repair.resource])
+        for (resource_type, status), name in table.CLEANUP.items():
+            repair = table.TRANSITIONS[name]
+            self.assertEqual(resource_type, table.WORKER_TYPES[repair.resource])
             self.assertIn(status, repair.source, name)
             self.assertEqual('finish', repair.workers_row, name)
 
     def test_worker_side_transitions_end_the_workers_row(self):
-        for transition in t._TABLE:
+        for transition in table.TABLE:
             if transition.side == 'worker':
                 self.assertEqual('finish', transition.workers_row,
                                  transition.name)
@@ -47,17 +49,17 @@ class TableTest(base.TestCase):
         path = os.path.join(os.path.dirname(__file__), '..', '..', 'doc',
                             'transitions.md')
         with open(path) as f:
-            self.assertEqual(t.markdown(), f.read(),
+            self.assertEqual(doc.markdown(), f.read(),
                              'regenerate: python -m volapi.volume.transitions'
                              ' > doc/transitions.md')
-        for name in t.TRANSITIONS:
-            self.assertIn('`%s`' % name, t.markdown())
+        for name in table.TRANSITIONS:
+            self.assertIn('`%s`' % name, doc.markdown())
 
 
 class TransitionTestCase(base.DatabaseTestCase):
 
     def assertRefused(self, message, name, obj, version=None, **params):
-        error = self.assertRaises(t.TransitionRefused, t.apply, self.context,
+        error = self.assertRaises(engine.TransitionRefused, engine.apply, self.context,
                                   name, obj, version=version, **params)
         self.assertEqual(message, str(error))
         self.assertEqual(name, error.transition.name)
@@ -71,9 +73,9 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
 
     # -- delete -----------------------------------------------------------------
     def test_delete_from_each_source_status(self):
-        for status in t.TRANSITIONS['delete'].source:
+        for status in table.TRANSITIONS['delete'].source:
             volume = rows.volume(self.context, status=status)
-            self.assertTrue(t.apply(self.context, 'delete', volume))
+            self.assertTrue(engine.apply(self.context, 'delete', volume))
             row = self.reread(volume)
             self.assertEqual('deleting', row['status'])
             self.assertIsNotNone(row['terminated_at'])
@@ -116,10 +118,10 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         rows.snapshot(self.context, volume, status='available')
         rows.snapshot(self.context, volume, status='deleting')
         creating = rows.snapshot(self.context, volume, status='creating')
-        self.assertRaises(t.TransitionRefused, t.apply, self.context,
+        self.assertRaises(engine.TransitionRefused, engine.apply, self.context,
                           'delete', volume, cascade=True)
-        t.apply(self.context, 'snapshot_create_failed', creating)
-        self.assertTrue(t.apply(self.context, 'delete', volume,
+        engine.apply(self.context, 'snapshot_create_failed', creating)
+        self.assertTrue(engine.apply(self.context, 'delete', volume,
                                 cascade=True))
 
     def test_force_delete(self):
@@ -128,20 +130,20 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
             "volume status must be one of 'available', 'error', "
             "'error_restoring', 'error_extending', 'error_managing', "
             "it is 'creating'", 'delete', volume)
-        self.assertTrue(t.apply(self.context, 'force_delete', volume,
+        self.assertTrue(engine.apply(self.context, 'force_delete', volume,
                                 version=(3, 23)))
         self.assertRefused("volume status must not be 'deleting', it is "
                            "'deleting'", 'force_delete', volume)
         member = self.make_context()
-        self.assertRaises(t.NotAllowed, t.prepare, member, 'force_delete',
+        self.assertRaises(engine.NotAllowed, engine.prepare, member, 'force_delete',
                           volume, version=(3, 23))
-        self.assertRaises(t.NotAvailable, t.prepare, self.context,
+        self.assertRaises(engine.NotAvailable, engine.prepare, self.context,
                           'force_delete', volume, version=(3, 22))
 
     # -- extend -----------------------------------------------------------------
     def test_extend(self):
         volume = rows.volume(self.context, size=1)
-        self.assertTrue(t.apply(self.context, 'extend', volume,
+        self.assertTrue(engine.apply(self.context, 'extend', volume,
                                 version=(3, 0), new_size=2))
         row = self.reread(volume)
         self.assertEqual(('extending', 'available', 1),
@@ -156,7 +158,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         self.assertRefused("volume status must be 'available', it is "
                            "'in-use'", 'extend', volume, version=(3, 41),
                            new_size=2)
-        self.assertTrue(t.apply(self.context, 'extend', volume,
+        self.assertTrue(engine.apply(self.context, 'extend', volume,
                                 version=(3, 42), new_size=2))
         self.assertEqual('in-use', self.reread(volume)['previous_status'])
 
@@ -166,8 +168,8 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
                            'extend', volume, new_size=2)
         seen = rows.volume(self.context, size=1)
         stale = objects.Volume.get_by_id(self.context, seen.id)
-        t.apply(self.context, 'extend', seen, new_size=3)
-        t.apply(self.context, 'extend_done', seen, size=3)
+        engine.apply(self.context, 'extend', seen, new_size=3)
+        engine.apply(self.context, 'extend_done', seen, size=3)
         # ``stale`` was read at size 1; the row is at 3 now.
         self.assertRefused('volume size must be less than 3, it is 3',
                            'extend', stale, new_size=3)
@@ -177,12 +179,12 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     # -- reserve/unreserve -----------------------------------------------
     def test_reserve_and_unreserve(self):
         volume = rows.volume(self.context)
-        self.assertTrue(t.apply(self.context, 'reserve', volume))
+        self.assertTrue(engine.apply(self.context, 'reserve', volume))
         self.assertEqual('attaching', self.reread(volume)['status'])
         self.assertRefused("volume status must be 'available', it is "
                            "'attaching'", 'reserve',
                            rows.volume(self.context, status='attaching'))
-        self.assertTrue(t.apply(self.context, 'unreserve', volume))
+        self.assertTrue(engine.apply(self.context, 'unreserve', volume))
         self.assertEqual('available', self.reread(volume)['status'])
 
     def test_reserve_in_use_only_if_multiattach(self):
@@ -190,14 +192,14 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         self.assertRefused("volume status must be 'available', it is "
                            "'in-use'", 'reserve', single)
         multi = rows.volume(self.context, status='in-use', multiattach=True)
-        self.assertTrue(t.apply(self.context, 'reserve', multi))
+        self.assertTrue(engine.apply(self.context, 'reserve', multi))
 
     def test_reserve_decides_multiattach_on_the_row_not_on_the_read(self):
         # What an older read saw does not matter: the UPDATE tests the row.
         multi = rows.volume(self.context, status='in-use', multiattach=True)
         multi.multiattach = False
         multi.obj_reset_changes()
-        self.assertTrue(t.apply(self.context, 'reserve', multi))
+        self.assertTrue(engine.apply(self.context, 'reserve', multi))
         self.assertEqual('attaching', self.reread(multi)['status'])
         single = rows.volume(self.context, status='in-use')
         single.multiattach = True
@@ -212,23 +214,23 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
 
     def test_unreserve_is_lenient_and_follows_attachments(self):
         volume = rows.volume(self.context)
-        self.assertFalse(t.apply(self.context, 'unreserve', volume))
+        self.assertFalse(engine.apply(self.context, 'unreserve', volume))
         self.assertEqual('available', self.reread(volume)['status'])
         attached = rows.volume(self.context, status='attaching',
                                multiattach=True)
         rows.attachment(self.context, attached)
-        t.apply(self.context, 'unreserve', attached)
+        engine.apply(self.context, 'unreserve', attached)
         self.assertEqual('in-use', self.reread(attached)['status'])
 
     # -- detaching ------------------------------------------------------------
     def test_begin_and_roll_detaching(self):
         volume = rows.volume(self.context, status='in-use',
                              attach_status='attached')
-        t.apply(self.context, 'begin_detaching', volume)
+        engine.apply(self.context, 'begin_detaching', volume)
         self.assertEqual('detaching', self.reread(volume)['status'])
-        t.apply(self.context, 'roll_detaching', volume)
+        engine.apply(self.context, 'roll_detaching', volume)
         self.assertEqual('in-use', self.reread(volume)['status'])
-        self.assertFalse(t.apply(self.context, 'roll_detaching', volume))
+        self.assertFalse(engine.apply(self.context, 'roll_detaching', volume))
 
     def test_begin_detaching_refusals(self):
         self.assertRefused(
@@ -247,7 +249,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         self.assertRefused(
             "volume must not be read-only to be attached in mode 'rw'",
             'attach', volume, mode='rw')
-        self.assertTrue(t.apply(self.context, 'attach', volume, mode='ro'))
+        self.assertTrue(engine.apply(self.context, 'attach', volume, mode='ro'))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
@@ -257,19 +259,19 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
                              attach_status='attached', multiattach=True)
         first = rows.attachment(self.context, volume)
         second = rows.attachment(self.context, volume)
-        t.run(self.context,
-              t.prepare(self.context, 'detach', volume,
+        engine.run(self.context,
+              engine.prepare(self.context, 'detach', volume,
                         attachment_id=first.id),
-              t.prepare(self.context, 'attachment_remove', first))
+              engine.prepare(self.context, 'attachment_remove', first))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
         self.assertTrue(rows.row(self.context, models.VolumeAttachment,
                                  first.id)['deleted'])
-        t.run(self.context,
-              t.prepare(self.context, 'detach', volume,
+        engine.run(self.context,
+              engine.prepare(self.context, 'detach', volume,
                         attachment_id=second.id),
-              t.prepare(self.context, 'attachment_remove', second))
+              engine.prepare(self.context, 'attachment_remove', second))
         row = self.reread(volume)
         self.assertEqual(('available', 'detached'),
                          (row['status'], row['attach_status']))
@@ -283,11 +285,11 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     # -- reset_status -----------------------------------------------------
     def test_reset_status_is_admin_only_and_ends_the_workers_row(self):
         volume = rows.volume(self.context)
-        t.apply(self.context, 'extend', volume, new_size=2)
+        engine.apply(self.context, 'extend', volume, new_size=2)
         member = self.make_context()
-        self.assertRaises(t.NotAllowed, t.prepare, member, 'reset_status',
+        self.assertRaises(engine.NotAllowed, engine.prepare, member, 'reset_status',
                           volume, version=(3, 0), status='available')
-        t.apply(self.context, 'reset_status', volume, version=(3, 0),
+        engine.apply(self.context, 'reset_status', volume, version=(3, 0),
                 status='available', migration_status=None)
         row = self.reread(volume)
         self.assertEqual(('available', None, 1), (
@@ -298,7 +300,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     def test_reset_status_writes_only_what_is_given(self):
         volume = rows.volume(self.context, status='error',
                              migration_status='error')
-        t.apply(self.context, 'reset_status', volume,
+        engine.apply(self.context, 'reset_status', volume,
                 attach_status='attached')
         row = self.reread(volume)
         self.assertEqual(('error', 'attached', 'error'), (
@@ -307,7 +309,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     # -- retype -------------------------------------------------------------
     def test_retype(self):
         volume = rows.volume(self.context, status='in-use')
-        t.apply(self.context, 'retype', volume, new_type_id=NEW_TYPE,
+        engine.apply(self.context, 'retype', volume, new_type_id=NEW_TYPE,
                 changes_multiattach=False)
         row = self.reread(volume)
         self.assertEqual(('retyping', 'in-use'),
@@ -338,7 +340,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         in_use = rows.volume(self.context, status='in-use')
         self.assertRefused("volume status must be 'available', it is "
                            "'in-use'", 'snapshot_create', in_use)
-        self.assertTrue(t.apply(self.context, 'snapshot_create', in_use,
+        self.assertTrue(engine.apply(self.context, 'snapshot_create', in_use,
                                 force=True))
         self.assertEqual('in-use', self.reread(in_use)['status'])
 
@@ -359,13 +361,13 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     def test_a_missing_volume_is_not_found(self):
         volume = rows.volume(self.context)
         volume.id = NEW_TYPE
-        self.assertRaises(db_exc.NotFound, t.apply, self.context, 'reserve',
+        self.assertRaises(db_exc.NotFound, engine.apply, self.context, 'reserve',
                           volume)
 
     def test_a_deleted_volume_is_not_found(self):
         volume = rows.volume(self.context, status='deleting')
-        t.apply(self.context, 'delete_done', volume)
-        self.assertRaises(db_exc.NotFound, t.apply, self.context,
+        engine.apply(self.context, 'delete_done', volume)
+        self.assertRaises(db_exc.NotFound, engine.apply, self.context,
                           'reset_status', volume, status='available')
 
 
@@ -373,35 +375,35 @@ class AttachmentTransitionsTest(TransitionTestCase):
 
     def test_attachments_api_needs_3_27_and_complete_3_44(self):
         volume = rows.volume(self.context)
-        self.assertRaises(t.NotAvailable, t.prepare, self.context,
+        self.assertRaises(engine.NotAvailable, engine.prepare, self.context,
                           'attachment_reserve', volume, version=(3, 26))
         attachment = rows.attachment(self.context, volume,
                                      attach_status='attaching')
-        self.assertRaises(t.NotAvailable, t.prepare, self.context,
+        self.assertRaises(engine.NotAvailable, engine.prepare, self.context,
                           'attachment_attached', attachment, version=(3, 43))
 
     def test_reserve_connect_complete_delete(self):
         volume = rows.volume(self.context)
-        t.apply(self.context, 'attachment_reserve', volume, version=(3, 27))
+        engine.apply(self.context, 'attachment_reserve', volume, version=(3, 27))
         self.assertEqual('reserved', self.reread(volume)['status'])
         attachment = rows.attachment(self.context, volume,
                                      attach_status='reserved')
-        t.run(self.context,
-              t.prepare(self.context, 'attachment_update', volume,
+        engine.run(self.context,
+              engine.prepare(self.context, 'attachment_update', volume,
                         attachment_id=attachment.id),
-              t.prepare(self.context, 'attachment_connect', attachment,
+              engine.prepare(self.context, 'attachment_connect', attachment,
                         connector='{"host": "h"}', attached_host='h'))
         self.assertEqual('attaching', self.reread(volume)['status'])
-        t.apply(self.context, 'attachment_connected', attachment,
+        engine.apply(self.context, 'attachment_connected', attachment,
                 connection_info='{"data": {}}')
         self.assertRefused(
             "attachment attach_status must be 'attaching', it is 'reserved'",
             'attachment_attached',
             rows.attachment(self.context, volume, attach_status='reserved'))
-        t.run(self.context,
-              t.prepare(self.context, 'attachment_complete', volume,
+        engine.run(self.context,
+              engine.prepare(self.context, 'attachment_complete', volume,
                         attachment_id=attachment.id),
-              t.prepare(self.context, 'attachment_attached', attachment))
+              engine.prepare(self.context, 'attachment_attached', attachment))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
@@ -424,21 +426,21 @@ class AttachmentTransitionsTest(TransitionTestCase):
         attached = rows.attachment(self.context, volume)
         reserved = rows.attachment(self.context, volume,
                                    attach_status='reserved')
-        t.run(self.context,
-              t.prepare(self.context, 'attachment_delete', volume,
+        engine.run(self.context,
+              engine.prepare(self.context, 'attachment_delete', volume,
                         attachment_id=reserved.id),
-              t.prepare(self.context, 'attachment_remove', reserved))
+              engine.prepare(self.context, 'attachment_remove', reserved))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
-        t.run(self.context,
-              t.prepare(self.context, 'attachment_delete', volume,
+        engine.run(self.context,
+              engine.prepare(self.context, 'attachment_delete', volume,
                         attachment_id=attached.id),
-              t.prepare(self.context, 'attachment_remove', attached))
+              engine.prepare(self.context, 'attachment_remove', attached))
         row = self.reread(volume)
         self.assertEqual(('available', 'detached'),
                          (row['status'], row['attach_status']))
-        self.assertRaises(db_exc.NotFound, t.apply, self.context,
+        self.assertRaises(db_exc.NotFound, engine.apply, self.context,
                           'attachment_remove', attached)
 
 
@@ -450,15 +452,15 @@ class SnapshotTransitionsTest(TransitionTestCase):
         self.assertRefused("snapshot status must be one of 'available', "
                            "'error', it is 'creating'", 'snapshot_delete',
                            snapshot)
-        t.apply(self.context, 'snapshot_create_done', snapshot,
+        engine.apply(self.context, 'snapshot_create_done', snapshot,
                 provider_location='/x')
         row = self.reread(snapshot)
         self.assertEqual(('available', '100%', '/x'), (
             row['status'], row['progress'], row['provider_location']))
-        t.apply(self.context, 'snapshot_delete', snapshot)
+        engine.apply(self.context, 'snapshot_delete', snapshot)
         self.assertEqual('deleting', rows.worker_status(
             self.context, 'snapshot', snapshot.id))
-        t.apply(self.context, 'snapshot_delete_done', snapshot)
+        engine.apply(self.context, 'snapshot_delete_done', snapshot)
         row = self.reread(snapshot)
         self.assertEqual(('deleted', True), (row['status'], row['deleted']))
         self.assertIsNone(rows.worker_status(self.context, 'snapshot',
@@ -469,13 +471,13 @@ class WorkerTransitionsTest(TransitionTestCase):
 
     def started(self, name, **params):
         volume = rows.volume(self.context, **params.pop('row', {}))
-        t.apply(self.context, name, volume, **params)
+        engine.apply(self.context, name, volume, **params)
         return volume
 
     def test_create_done_and_failed(self):
         volume = rows.volume(self.context, status='creating', host=None)
-        t.track_worker(self.context, 'volume', volume.id, 'creating')
-        t.apply(self.context, 'create_done', volume, host='h@b#p',
+        engine.track_worker(self.context, 'volume', volume.id, 'creating')
+        engine.apply(self.context, 'create_done', volume, host='h@b#p',
                 provider_location='/v')
         row = self.reread(volume)
         self.assertEqual(('available', 'h@b#p', '/v'), (
@@ -490,7 +492,7 @@ class WorkerTransitionsTest(TransitionTestCase):
         for status in ('available', 'in-use'):
             volume = self.started('extend', version=(3, 42), new_size=5,
                                   row=dict(status=status))
-            t.apply(self.context, 'extend_done', volume, size=5)
+            engine.apply(self.context, 'extend_done', volume, size=5)
             row = self.reread(volume)
             self.assertEqual((status, 5), (row['status'], row['size']))
             self.assertIsNone(rows.worker_status(self.context, 'volume',
@@ -498,42 +500,42 @@ class WorkerTransitionsTest(TransitionTestCase):
 
     def test_extend_failed(self):
         volume = self.started('extend', new_size=5)
-        t.apply(self.context, 'extend_failed', volume)
+        engine.apply(self.context, 'extend_failed', volume)
         row = self.reread(volume)
         self.assertEqual(('error_extending', 1), (row['status'], row['size']))
 
     def test_delete_done_soft_deletes(self):
         volume = self.started('delete')
-        t.apply(self.context, 'delete_done', volume)
+        engine.apply(self.context, 'delete_done', volume)
         row = self.reread(volume)
         self.assertEqual(('deleted', True), (row['status'], row['deleted']))
         self.assertIsNotNone(row['deleted_at'])
         failing = self.started('delete')
-        t.apply(self.context, 'delete_failed', failing)
+        engine.apply(self.context, 'delete_failed', failing)
         self.assertEqual('error_deleting', self.reread(failing)['status'])
 
     def test_retype_done_takes_multiattach_from_the_type(self):
         multi = rows.volume_type(self.context, multiattach=True)
         volume = self.started('retype', new_type_id=multi,
                               changes_multiattach=True)
-        t.apply(self.context, 'retype_done', volume, volume_type_id=multi)
+        engine.apply(self.context, 'retype_done', volume, volume_type_id=multi)
         row = self.reread(volume)
         self.assertEqual(('available', multi, True), (
             row['status'], row['volume_type_id'], row['multiattach']))
         failing = self.started('retype', new_type_id=multi)
-        t.apply(self.context, 'retype_failed', failing)
+        engine.apply(self.context, 'retype_failed', failing)
         row = self.reread(failing)
         self.assertEqual(('available', None),
                          (row['status'], row['volume_type_id']))
 
     def test_tracking_again_resets_the_workers_row(self):
         volume = rows.volume(self.context)
-        t.track_worker(self.context, 'volume', volume.id, 'creating')
+        engine.track_worker(self.context, 'volume', volume.id, 'creating')
         table = models.Worker.__table__
         with session.writer.connection.using(self.context) as conn:
             conn.execute(table.update().values(cleaning=True,
                                                race_preventer=4))
-        t.track_worker(self.context, 'volume', volume.id, 'deleting')
+        engine.track_worker(self.context, 'volume', volume.id, 'deleting')
         with session.reader.connection.using(self.context) as conn:
             row = conn.execute(table.select()).mappings().one()
         self.assertEqual(('deleting', None, False, 5), (

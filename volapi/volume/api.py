@@ -4,7 +4,7 @@ Each function compiles its transitions from the table
 (:mod:`volapi.volume.transitions`), runs them, together with the rows they
 insert, in ONE transaction, and only after that transaction has committed
 casts to a volume worker (``rpc.volume.VolumeWorkerClient``). A failed
-condition raises ``transitions.TransitionRefused`` naming it; a missing or
+condition raises ``engine.TransitionRefused`` naming it; a missing or
 foreign resource raises ``db.exceptions.NotFound``.
 
 ``version`` arguments are the request's microversion; internal callers pass
@@ -26,7 +26,7 @@ from db import session
 import objects
 from objects import volume_list
 from objects import volume_type as type_obj
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ def delete(context, volume, cascade=False, force=False, version=None):
     The snapshots are read and moved to 'deleting' in the transaction whose
     compare-and-swap has just taken the volume; a snapshot create must take
     the volume row too, so none can slip in between."""
-    step = transitions.prepare(context,
+    step = engine.prepare(context,
                                'force_delete' if force else 'delete', volume,
                                version=version, cascade=bool(cascade))
     cascaded = []
@@ -137,11 +137,11 @@ def delete(context, volume, cascade=False, force=False, version=None):
         for snapshot in objects.Snapshot.get_all(ctx, volume_id=volume.id):
             if snapshot.status == 'deleting':
                 continue  # its own delete is under way
-            transitions.prepare(ctx, 'snapshot_cascade_delete',
+            engine.prepare(ctx, 'snapshot_cascade_delete',
                                 snapshot).execute(ctx)
             cascaded.append(snapshot)
 
-    transitions.run(context, step, take_snapshots)
+    engine.run(context, step, take_snapshots)
     client = worker_client()
     for snapshot in cascaded:
         client.delete_snapshot(context, snapshot)
@@ -159,13 +159,13 @@ def on_volume(context, volume_id, build, authorize=None):
         if authorize is not None:
             authorize(volume)
         for action in build(ctx, volume):
-            if isinstance(action, transitions.Step):
+            if isinstance(action, engine.Step):
                 action.execute(ctx)
             else:
                 action(ctx)
         return volume
 
-    return transitions.run(context, transaction)[0]
+    return engine.run(context, transaction)[0]
 
 
 def _simple(name):
@@ -175,13 +175,13 @@ def _simple(name):
         # transition takes, is one UPDATE when the policy allows the action
         # on the caller's own volumes (``own_allowed``). Anything else is
         # loaded first, to check the policy on it and explain a refusal.
-        if own_allowed and transitions.apply_to_own(context, name, volume_id,
+        if own_allowed and engine.apply_to_own(context, name, volume_id,
                                                     version=version):
             return
         # Nothing reads the volume afterwards: no read-back of values
         # computed in SQL.
         on_volume(context, volume_id, lambda ctx, volume: [
-            transitions.prepare(ctx, name, volume, version=version,
+            engine.prepare(ctx, name, volume, version=version,
                                 reflect=False)], authorize)
     action.__name__ = name
     action.__doc__ = 'Transition %r of the volume (see the table).' % name
@@ -196,7 +196,7 @@ roll_detaching = _simple('roll_detaching')
 
 def extend(context, volume_id, new_size, version=None, authorize=None):
     volume = on_volume(context, volume_id, lambda ctx, volume: [
-        transitions.prepare(ctx, 'extend', volume, version=version,
+        engine.prepare(ctx, 'extend', volume, version=version,
                             new_size=new_size)], authorize)
     worker_client().extend_volume(context, volume, new_size)
     return volume
@@ -210,7 +210,7 @@ def attach(context, volume_id, instance_uuid=None, host_name=None,
     attachment_id = str(uuid.uuid4())
 
     def build(ctx, volume):
-        return [transitions.prepare(ctx, 'attach', volume, version=version,
+        return [engine.prepare(ctx, 'attach', volume, version=version,
                                     mode=mode),
                 lambda ctx: _insert(ctx, models.VolumeAttachment, dict(
                     id=attachment_id, volume_id=volume.id,
@@ -248,9 +248,9 @@ def detach(context, volume_id, attachment_id=None, version=None,
     stays in-use if other attachments remain (decided in SQL)."""
     def build(ctx, volume):
         attachment = _attachment_of(ctx, volume, attachment_id)
-        return [transitions.prepare(ctx, 'detach', volume, version=version,
+        return [engine.prepare(ctx, 'detach', volume, version=version,
                                     attachment_id=attachment.id),
-                transitions.prepare(ctx, 'attachment_remove', attachment)]
+                engine.prepare(ctx, 'attachment_remove', attachment)]
 
     on_volume(context, volume_id, build, authorize)
 
@@ -267,7 +267,7 @@ def reset_status(context, volume_id, status=None, attach_status=None,
     now = timeutils.utcnow()
 
     def build(ctx, volume):
-        yield transitions.prepare(ctx, 'reset_status', volume,
+        yield engine.prepare(ctx, 'reset_status', volume,
                                   version=version, **params)
         if attach_status == 'detached':
             yield lambda ctx: db_api.conditional_update(
@@ -288,7 +288,7 @@ def retype(context, volume_id, new_type, migration_policy='never',
     new_type_id = volume_type.id
     multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume = on_volume(context, volume_id, lambda ctx, volume: [
-        transitions.prepare(
+        engine.prepare(
             ctx, 'retype', volume, version=version, new_type_id=new_type_id,
             changes_multiattach=multiattach != bool(volume.multiattach))],
         authorize)
@@ -298,7 +298,7 @@ def retype(context, volume_id, new_type, migration_policy='never',
 def update_readonly_flag(context, volume_id, readonly, version=None,
                          authorize=None):
     on_volume(context, volume_id, lambda ctx, volume: [
-        transitions.prepare(ctx, 'update_readonly_flag', volume,
+        engine.prepare(ctx, 'update_readonly_flag', volume,
                             version=version),
         lambda ctx: _upsert_admin_metadata(ctx, volume.id, 'readonly',
                                            str(bool(readonly)))],
@@ -311,7 +311,7 @@ def create_snapshot(context, volume, name=None, description=None,
                     force=False, metadata=None, version=None):
     """Insert a snapshot in 'creating' in the transaction whose
     compare-and-swap holds its volume, then cast its creation."""
-    step = transitions.prepare(context, 'snapshot_create', volume,
+    step = engine.prepare(context, 'snapshot_create', volume,
                                version=version, force=bool(force))
     snapshot_id = str(uuid.uuid4())
     now = timeutils.utcnow()
@@ -327,9 +327,9 @@ def create_snapshot(context, volume, name=None, description=None,
         for key, value in (metadata or {}).items():
             _insert(ctx, models.SnapshotMetadata,
                     dict(snapshot_id=snapshot_id, key=key, value=value))
-        transitions.track_worker(ctx, 'snapshot', snapshot_id, 'creating')
+        engine.track_worker(ctx, 'snapshot', snapshot_id, 'creating')
 
-    transitions.run(context, step, insert)
+    engine.run(context, step, insert)
     snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
     worker_client().create_snapshot(context, snapshot)
     return snapshot
@@ -339,7 +339,7 @@ def delete_snapshot(context, snapshot, version=None, force=False):
     """Start deleting the snapshot (``force``, admin: from any status but
     'deleting'); a worker removes it."""
     name = 'snapshot_force_delete' if force else 'snapshot_delete'
-    transitions.run(context, transitions.prepare(
+    engine.run(context, engine.prepare(
         context, name, snapshot, version=version))
     worker_client().delete_snapshot(context, snapshot)
 
@@ -347,7 +347,7 @@ def delete_snapshot(context, snapshot, version=None, force=False):
 def reset_snapshot_status(context, snapshot, status, version=None):
     """Admin: set the snapshot's status, whatever it is. The workers row
     goes: nothing is in flight any more."""
-    transitions.run(context, transitions.prepare(
+    engine.run(context, engine.prepare(
         context, 'snapshot_reset_status', snapshot, version=version,
         status=status))
 
@@ -377,7 +377,7 @@ def attachment_create(context, volume, instance_uuid, connector=None,
     worker's connection info is stored once that has committed; if the
     worker fails, the attachment is removed again."""
     name = 'attachment_attach' if connector else 'attachment_reserve'
-    step = transitions.prepare(context, name, volume, version=version)
+    step = engine.prepare(context, name, volume, version=version)
     attachment_id = str(uuid.uuid4())
     now = timeutils.utcnow()
     row = dict(id=attachment_id, volume_id=volume.id,
@@ -386,7 +386,7 @@ def attachment_create(context, volume, instance_uuid, connector=None,
     if connector:
         row.update(_connector_values(connector, mode),
                    attach_status='attaching')
-    transitions.run(context, step,
+    engine.run(context, step,
                     lambda ctx: _insert(ctx, models.VolumeAttachment, row))
     attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
     if connector:
@@ -414,7 +414,7 @@ def _connect(context, volume, attachment, connector):
                            '%s: the volume worker failed (%s).' % (
                                volume.id, getattr(e, 'exc_type',
                                                   type(e).__name__)))
-    transitions.apply(context, 'attachment_connected', attachment,
+    engine.apply(context, 'attachment_connected', attachment,
                       connection_info=jsonutils.dumps(info))
 
 
@@ -423,32 +423,32 @@ def attachment_update(context, volume, attachment, connector,
     """Give a reserved attachment of ``volume`` its connector; the worker
     answers with the connection info. If the worker fails the attachment
     stays 'attaching' (the caller deletes it or updates it again)."""
-    volume_step = transitions.prepare(
+    volume_step = engine.prepare(
         context, 'attachment_update', volume, version=version,
         attachment_id=attachment.id)
-    attachment_step = transitions.prepare(
+    attachment_step = engine.prepare(
         context, 'attachment_connect', attachment, version=version,
         **_connector_values(connector, attachment.attach_mode))
-    transitions.run(context, volume_step, attachment_step)
+    engine.run(context, volume_step, attachment_step)
     _connect(context, volume, attachment, connector)
     return attachment
 
 
 def attachment_complete(context, volume, attachment, version=None):
-    transitions.run(
+    engine.run(
         context,
-        transitions.prepare(context, 'attachment_complete', volume,
+        engine.prepare(context, 'attachment_complete', volume,
                             version=version, attachment_id=attachment.id),
-        transitions.prepare(context, 'attachment_attached', attachment,
+        engine.prepare(context, 'attachment_attached', attachment,
                             version=version))
 
 
 def _remove_attachment(context, volume, attachment, version=None):
-    transitions.run(
+    engine.run(
         context,
-        transitions.prepare(context, 'attachment_delete', volume,
+        engine.prepare(context, 'attachment_delete', volume,
                             version=version, attachment_id=attachment.id),
-        transitions.prepare(context, 'attachment_remove', attachment))
+        engine.prepare(context, 'attachment_remove', attachment))
 
 
 def attachment_delete(context, volume, attachment, version=None):

@@ -7,7 +7,7 @@ older than ``service_down_time``, or unclaimed for longer than
 ``[volume] unclaimed_work_timeout``), takes each over with a
 compare-and-swap (so two cleaners never repair the same row, and a holder
 that comes back to life keeps its work), ends the resource's transition
-with the repair named by ``transitions.CLEANUP`` (``extending ->
+with the repair named by ``table.CLEANUP`` (``extending ->
 error_extending`` ...) and deletes the row.
 
 It runs in every volume worker at start-up (also taking back the rows of
@@ -24,13 +24,14 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from objects import worker as worker_obj
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
+from volapi.volume.transitions import table
 
 LOG = logging.getLogger(__name__)
 CONF = cfg.CONF
 
-RESOURCES = {transitions.WORKER_TYPES['volume']: 'Volume',
-             transitions.WORKER_TYPES['snapshot']: 'Snapshot'}
+RESOURCES = {table.WORKER_TYPES['volume']: 'Volume',
+             table.WORKER_TYPES['snapshot']: 'Snapshot'}
 
 SERVICE_FILTERS = ('service_id', 'host', 'binary', 'is_up', 'disabled',
                    'cluster_name')
@@ -67,7 +68,7 @@ def repair(context, worker, stale, cleaner_id=None):
 def repair_claimed(context, worker):
     """Repair the resource of ``worker``, a row claim_for_cleanup took;
     False if the row changed since (e.g. reset_status and a new operation)."""
-    name = transitions.CLEANUP.get((worker.resource_type, worker.status))
+    name = table.CLEANUP.get((worker.resource_type, worker.status))
     what = '%s %s (%s)' % (worker.resource_type, worker.resource_id,
                            worker.status)
     if name is None:
@@ -83,8 +84,8 @@ def repair_claimed(context, worker):
                 .get_by_id(context, worker.resource_id, include_deleted=True)
             # The transition deletes the workers row with the repair, in one
             # transaction with the proof that the row is still the claimed one.
-            transitions.run(context, still_claimed,
-                            transitions.prepare(context, name, resource))
+            engine.run(context, still_claimed,
+                            engine.prepare(context, name, resource))
             LOG.warning('cleanup: %s repaired by %s', what, name)
         except ClaimLost:
             LOG.info('cleanup: %s not repaired: its row changed since the '

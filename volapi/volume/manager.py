@@ -27,13 +27,14 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
+from volapi.volume.transitions import table
 from volapi.volume.drivers import base as drivers_base
 
 LOG = logging.getLogger(__name__)
 
-VOLUME = transitions.WORKER_TYPES['volume']
-SNAPSHOT = transitions.WORKER_TYPES['snapshot']
+VOLUME = table.WORKER_TYPES['volume']
+SNAPSHOT = table.WORKER_TYPES['snapshot']
 
 
 class OperationLost(Exception):
@@ -110,8 +111,8 @@ class VolumeManager:
                 raise OperationLost()
 
         try:
-            transitions.run(context, still_ours,
-                            transitions.prepare(context, name, resource,
+            engine.run(context, still_ours,
+                            engine.prepare(context, name, resource,
                                                 **values))
         except OperationLost:
             LOG.warning('%s of %s not applied: the operation was taken over '

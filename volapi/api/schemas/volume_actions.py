@@ -1,7 +1,7 @@
 """Bodies of POST /volumes/{id}/action, one schema per action (the value
 under the action's key)."""
 from volapi.api.schemas import parameter_types as types
-from volapi.volume import transitions
+from volapi.volume.transitions import table
 
 uuid = {'type': 'string',
         'pattern': '^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
@@ -41,12 +41,12 @@ reset_status = {
     'type': 'object',
     'properties': {
         'status': {'type': 'string',
-                   'enum': list(transitions.RESET_STATUSES)},
+                   'enum': list(table.RESET_STATUSES)},
         'attach_status': {'type': 'string',
-                          'enum': list(transitions.RESET_ATTACH_STATUSES)},
+                          'enum': list(table.RESET_ATTACH_STATUSES)},
         'migration_status': {
             'type': 'string',
-            'enum': list(transitions.RESET_MIGRATION_STATUSES)},
+            'enum': list(table.RESET_MIGRATION_STATUSES)},
     },
     'additionalProperties': False,
 }

@@ -7,7 +7,7 @@ import contextlib
 
 from volapi.api import errors
 from volapi.volume import api as volume_api
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 _BY_STATUS = {cls.status: cls for cls in (
     errors.BadRequest, errors.Forbidden, errors.NotFound, errors.Conflict)}
@@ -17,12 +17,12 @@ _BY_STATUS = {cls.status: cls for cls in (
 def translated():
     try:
         yield
-    except transitions.TransitionRefused as e:
+    except engine.TransitionRefused as e:
         error = _BY_STATUS.get(e.transition.http_status, errors.BadRequest)
         raise error('Invalid %s: %s' % (e.what, e)) from None
-    except transitions.NotAllowed as e:
+    except engine.NotAllowed as e:
         raise errors.Forbidden(str(e)) from None
-    except transitions.NotAvailable as e:
+    except engine.NotAvailable as e:
         # Cinder's answer to a method the request's version lacks.
         raise errors.NotFound(str(e)) from None
     except volume_api.InvalidRequest as e:

@@ -20,7 +20,7 @@ from volapi.api.v3 import service_errors
 from volapi.api.views import snapshots as views
 from volapi.policies import snapshots as policies
 from volapi.volume import api as volume_api
-from volapi.volume import transitions
+from volapi.volume.transitions import table
 import objects
 
 # Query parameter -> column, for filters and sort keys.
@@ -103,11 +103,11 @@ class SnapshotController:
 
 def _reset_status(context, snapshot, argument, version):
     status = argument['status'].lower()
-    if status not in transitions.SNAPSHOT_RESET_STATUSES:
+    if status not in table.SNAPSHOT_RESET_STATUSES:
         raise errors.BadRequest(
             "Invalid status '%s': must be one of %s." % (
                 argument['status'],
-                ', '.join(transitions.SNAPSHOT_RESET_STATUSES)))
+                ', '.join(table.SNAPSHOT_RESET_STATUSES)))
     volume_api.reset_snapshot_status(context, snapshot, status,
                                      version=version)
 

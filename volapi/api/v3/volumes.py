@@ -31,7 +31,7 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
-from volapi.volume import transitions
+from volapi.volume.transitions import engine
 
 CONF = volapi_conf.CONF
 
@@ -347,7 +347,7 @@ def _new_volume(context, spec):
     volume_id = str(uuid.uuid4())
     # The workers row goes in with the volume row, so a crash between the
     # two can never leave a 'creating' volume that no cleanup would find.
-    guards.append(lambda: transitions.track_worker(
+    guards.append(lambda: engine.track_worker(
         context, 'volume', volume_id, 'creating'))
     volume = volume_obj.Volume(
         context, id=volume_id, user_id=context.user_id,

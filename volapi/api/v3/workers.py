@@ -11,10 +11,10 @@ from volapi.api.schemas import workers as schemas
 from volapi.api.views import workers as views
 from volapi.policies import workers as policies
 from volapi.volume import cleanup as volume_cleanup
-from volapi.volume import transitions
+from volapi.volume.transitions import table
 
 MIN_VERSION = (3, 24)
-RESOURCE_TYPES = tuple(sorted(set(transitions.WORKER_TYPES.values())))
+RESOURCE_TYPES = tuple(sorted(set(table.WORKER_TYPES.values())))
 
 
 def _filters(body):

@@ -1,0 +1,305 @@
+"""Applying the transition table.
+
+Entry points: :func:`apply` (one transition in its own transaction; what
+the volume manager calls), and :func:`prepare` + :func:`run` for operations
+that change several rows in one transaction (snapshot create, attach ...).
+Failures raise db.exceptions: :class:`TransitionRefused` (a
+ConditionNotMet), NotFound or ConcurrentUpdate.
+"""
+import dataclasses
+import functools
+
+from oslo_utils import timeutils
+
+from db import api as db_api
+from db import conditions as cond
+from db import exceptions as db_exc
+from db import models
+from db import session
+from volapi.volume.transitions import table
+from volapi.volume.transitions.vocabulary import Bound
+from volapi.volume.transitions.vocabulary import Computed
+from volapi.volume.transitions.vocabulary import Loaded
+from volapi.volume.transitions.vocabulary import NOW
+from volapi.volume.transitions.vocabulary import Param
+from volapi.volume.transitions.vocabulary import REQUIRED
+from volapi.volume.transitions.vocabulary import Transition
+from volapi.volume.transitions.vocabulary import Unchanged
+
+
+# -- errors -------------------------------------------------------------------
+
+class TransitionRefused(db_exc.ConditionNotMet):
+    """A condition of ``transition`` does not hold (see ConditionNotMet)."""
+
+    def __init__(self, transition, failure):
+        self.transition = transition
+        super().__init__(failure.condition, failure.actual, failure.what)
+
+
+class NotAllowed(Exception):
+    """The caller may not ask for this transition (admin only)."""
+
+    def __init__(self, transition):
+        self.transition = transition
+        super().__init__('Policy does not allow %s to be performed.'
+                         % transition.name)
+
+
+class NotAvailable(Exception):
+    """The transition needs a higher microversion than the request's."""
+
+    def __init__(self, transition, version):
+        self.transition = transition
+        self.version = version
+        super().__init__(
+            '%s needs microversion %s or later; the request is at %s.' % (
+                transition.name, format_version(transition.min_version),
+                format_version(version)))
+
+
+def format_version(version):
+    return '%d.%d' % tuple(version)[:2]
+
+
+# -- compiling a transition for one object ---------------------------------
+
+def check_allowed(context, transition, version):
+    """Raise NotAvailable/NotAllowed if the request cannot ask for it."""
+    if version is not None and tuple(version) < transition.min_version:
+        raise NotAvailable(transition, version)
+    if transition.admin_only and not getattr(context, 'is_admin', False):
+        raise NotAllowed(transition)
+
+
+def _resolve(value, obj, params):
+    """A table value with its Params/Loaded/NOW replaced for this call;
+    ``_SKIP`` for an optional Param not given."""
+    if isinstance(value, Param):
+        if value.name in params:
+            return params[value.name]
+        if value.optional:
+            return _SKIP
+        if value.default is REQUIRED:
+            raise TypeError('transition needs the parameter %r' % value.name)
+        return _resolve(value.default, obj, params)
+    if isinstance(value, Loaded):
+        return _db_value(getattr(obj, value.field))
+    if value is NOW:
+        return timeutils.utcnow()
+    if isinstance(value, Computed):
+        return _static_sql(value) if value.static else value.build(params)
+    if isinstance(value, cond.Not):
+        return cond.Not(_resolve(value.value, obj, params), value.auto_none)
+    return value
+
+
+_SKIP = object()
+
+
+@functools.lru_cache(maxsize=None)
+def _static_sql(computed):
+    return computed.build({})
+
+
+def _db_value(value):
+    if getattr(value, 'tzinfo', None) is not None:
+        return timeutils.normalize_time(value)
+    return value
+
+
+def source_condition(transition, params, version):
+    """The condition on the status this call may start from (None: any)."""
+    if transition.source is None:
+        return None
+    statuses = list(transition.source)
+    flagged = []
+    for also in transition.also:
+        if also.flag is not None:
+            flagged.append((also.flag, tuple(also.statuses)))
+        elif also.when(params, version):
+            statuses += [s for s in also.statuses if s not in statuses]
+    field = 'attach_status' if transition.resource == 'attachment' \
+        else 'status'
+    return _source_condition(field, tuple(statuses), tuple(flagged))
+
+
+@functools.lru_cache(maxsize=None)
+def _source_condition(field, statuses, flagged):
+    # One object per distinct condition: db.api caches the statement of a
+    # condition class of its own by the object's identity.
+    if flagged:
+        return cond.SourceStatus(field, statuses, flagged)
+    return cond.Expect(field, statuses[0] if len(statuses) == 1
+                       else statuses)
+
+
+@dataclasses.dataclass
+class Step:
+    """One transition compiled for one object: ready to run in a
+    transaction (:func:`run`), possibly with other steps. ``conditions``
+    are in the order a failure is explained: status first."""
+    transition: Transition
+    obj: object
+    values: dict
+    conditions: list
+    # Whether ``obj`` is to hold what was written (values computed in SQL
+    # cost one more SELECT to learn).
+    reflect: bool = True
+
+    def execute(self, context):
+        """The compare-and-swap and its workers-row bookkeeping; must run
+        inside a transaction (see :func:`run`). True if the row changed;
+        False only for a lenient transition whose condition failed."""
+        t = self.transition
+        try:
+            self.obj.conditional_update_or_raise(
+                dict(self.values), expected_values={},
+                filters=list(self.conditions), reflect_changes=self.reflect)
+        except db_exc.ConditionNotMet as failure:
+            if t.lenient:
+                return False
+            raise TransitionRefused(t, failure) from None
+        if t.workers_row == 'track':
+            track_worker(context, t.resource, self.obj.id,
+                         self.values['status'])
+        elif t.workers_row == 'finish':
+            finish_worker(context, t.resource, self.obj.id)
+        return True
+
+
+def _requirement_condition(requirement, obj, params):
+    if isinstance(requirement, Bound):
+        return cond.LessThan(requirement.field,
+                             _resolve(requirement.bound, obj, params))
+    if isinstance(requirement, Unchanged):
+        return cond.Expect(requirement.field,
+                           _resolve(Loaded(requirement.field), obj, params))
+    criterion = requirement.build(params)
+    if criterion is None:
+        return None
+    return cond.Filter(criterion, requirement.text % params)
+
+
+def prepare(context, name, obj, version=None, reflect=True, **params):
+    """Compile transition ``name`` for ``obj`` with ``params``.
+
+    ``version`` is the request's microversion (None for internal callers,
+    who are not bound by microversions or admin rules). With ``reflect``
+    False, ``obj`` is left as it was loaded (for callers that do not read
+    it afterwards)."""
+    transition = table.TRANSITIONS[name]
+    if version is not None:
+        check_allowed(context, transition, version)
+    conditions = []
+    source = source_condition(transition, params, version)
+    if source is not None:
+        conditions.append(source)
+    for field, value in transition.expect.items():
+        conditions.append(cond.Expect(field, _resolve(value, obj, params)))
+    for requirement in transition.requires:
+        condition = _requirement_condition(requirement, obj, params)
+        if condition is not None:
+            conditions.append(condition)
+    values = {}
+    for field, value in transition.values.items():
+        resolved = _resolve(value, obj, params)
+        if resolved is not _SKIP:
+            values[field] = resolved
+    return Step(transition, obj, values, conditions, reflect)
+
+
+def run(context, *actions):
+    """Run steps (and callables ``fn(context)``) in ONE transaction, retried
+    as a whole on deadlock/serialization failure. Returns the results."""
+    return _transaction(context, actions)
+
+
+@db_api.retry_on_deadlock  # decorated once: decorating costs per call
+def _transaction(context, actions):
+    with session.writer.connection.using(context):
+        return [a.execute(context) if isinstance(a, Step) else a(context)
+                for a in actions]
+
+
+MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
+          'attachment': models.VolumeAttachment}
+
+
+def reads_nothing(transition):
+    """True if the transition needs nothing loaded (no Loaded value, no
+    Unchanged) and keeps no workers row: it can run as a lone UPDATE."""
+    loaded = [v for v in list(transition.expect.values())
+              + list(transition.values.values()) if isinstance(v, Loaded)]
+    loaded += [r for r in transition.requires
+               if isinstance(r, Unchanged) or (
+                   isinstance(r, Bound) and isinstance(r.bound, Loaded))]
+    return not loaded and transition.workers_row is None
+
+
+# Decided once: apply_to_own is on the hot path of os-reserve.
+READ_FREE = frozenset(name for name, transition in table.TRANSITIONS.items()
+                      if reads_nothing(transition))
+
+
+def apply_to_own(context, name, ident, version=None, **params):
+    """Transition ``name`` of row ``ident`` of the caller's own project,
+    without reading it first: one UPDATE whose WHERE holds the project too.
+
+    True if it changed the row. False if anything is off (no such row in
+    the caller's project, a condition fails): the caller then goes the
+    long way (load, check the policy on what was loaded, :func:`prepare`
+    and :func:`run`), which gives the precise answer. Only for transitions
+    that :func:`reads_nothing`."""
+    if name not in READ_FREE:
+        raise ValueError('%s needs the row read first' % name)
+    transition = table.TRANSITIONS[name]
+    step = prepare(context, name, None, version=version, reflect=False,
+                   **params)
+    return db_api.conditional_update(
+        context, MODELS[transition.resource], step.values, {'id': ident},
+        [cond.Expect('project_id', context.project_id)] + step.conditions)
+
+
+def apply(context, name, obj, version=None, **params):
+    """Apply transition ``name`` to ``obj`` in its own transaction.
+
+    The entry point of the volume manager: ``apply(ctx, 'extend_done',
+    volume, size=new_size)``. Raises TransitionRefused (a
+    db.exceptions.ConditionNotMet), NotFound or ConcurrentUpdate; returns
+    False only for a lenient transition that did nothing."""
+    step = prepare(context, name, obj, version=version, **params)
+    return run(context, step)[0]
+
+
+# -- workers rows -------------------------------------------------------------
+
+def track_worker(context, resource, resource_id, status):
+    """Upsert the ``workers`` row of a resource entering a transient
+    status. Callers hold the resource's row (their compare-and-swap just
+    changed it), so no one else upserts this row concurrently."""
+    workers = models.Worker.__table__
+    now = timeutils.utcnow()
+    resource_type = table.WORKER_TYPES[resource]
+    with session.writer.connection.using(context) as conn:
+        updated = conn.execute(
+            workers.update()
+            .where(workers.c.resource_type == resource_type,
+                   workers.c.resource_id == resource_id)
+            .values(status=status, service_id=None, cleaning=False,
+                    race_preventer=workers.c.race_preventer + 1,
+                    updated_at=now)).rowcount
+        if not updated:
+            conn.execute(workers.insert().values(
+                resource_type=resource_type, resource_id=resource_id,
+                status=status, service_id=None, cleaning=False,
+                race_preventer=0, created_at=now, updated_at=now))
+
+
+def finish_worker(context, resource, resource_id):
+    """Delete the ``workers`` row of a resource leaving a transient status."""
+    workers = models.Worker.__table__
+    with session.writer.connection.using(context) as conn:
+        conn.execute(workers.delete().where(
+            workers.c.resource_type == table.WORKER_TYPES[resource],
+            workers.c.resource_id == resource_id))

@@ -1,0 +1,455 @@
+"""The transition table (see the package's docstring) and the building
+blocks its rows are written with: statuses, SQL criteria and computed
+values. Only data: :mod:`.engine` applies it, :mod:`.doc` describes it."""
+import sqlalchemy as sa
+
+from db import conditions as cond
+from db import models
+from objects import volume_type
+from volapi.volume.transitions.vocabulary import Also
+from volapi.volume.transitions.vocabulary import Bound
+from volapi.volume.transitions.vocabulary import Computed
+from volapi.volume.transitions.vocabulary import Criterion
+from volapi.volume.transitions.vocabulary import NOW
+from volapi.volume.transitions.vocabulary import Param
+from volapi.volume.transitions.vocabulary import Transition
+from volapi.volume.transitions.vocabulary import Unchanged
+
+
+Volume = models.Volume
+Snapshot = models.Snapshot
+Attachment = models.VolumeAttachment
+
+# Cinder's AVAILABLE_MIGRATION_STATUS: the volume is not being migrated.
+NOT_MIGRATING = (None, 'deleting', 'error', 'success')
+# Statuses a volume may be reset to (Cinder's VolumeAdminController).
+RESET_STATUSES = ('creating', 'available', 'deleting', 'error',
+                  'error_deleting', 'error_managing', 'managing', 'attaching',
+                  'in-use', 'detaching', 'maintenance', 'reserved',
+                  'extending', 'error_extending', 'retyping')
+RESET_ATTACH_STATUSES = ('attached', 'detached')
+RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
+                            'none', 'starting')
+# Statuses a snapshot may be reset to (Cinder's SnapshotStatus.ALL but
+# 'deleted', which only a finished delete sets).
+SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
+                           'updating', 'error_deleting', 'unmanaging',
+                           'backing-up', 'restoring')
+
+# The ``workers`` row's resource_type for each resource (Cinder's names).
+WORKER_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+
+
+# -- building blocks of the table --------------------------------------------
+
+def _attachments_of_volume(*criteria):
+    return sa.exists().where(Attachment.volume_id == Volume.id,
+                             Attachment.deleted == sa.false(), *criteria)
+
+
+def _other_attachments(params, *criteria):
+    """Attachments of the volume other than the one being removed."""
+    return _attachments_of_volume(Attachment.id != params['attachment_id'],
+                                  *criteria)
+
+
+def _snapshots_of_volume(*criteria):
+    return sa.exists().where(Snapshot.volume_id == Volume.id,
+                             Snapshot.deleted == sa.false(), *criteria)
+
+
+# Snapshots a cascade delete takes along; 'deleting' ones are on their way
+# already (Cinder's "undeletable" test allows the three).
+CASCADE_SNAPSHOT_STATUSES = ('available', 'error')
+CASCADE_ALLOWED_STATUSES = CASCADE_SNAPSHOT_STATUSES + ('deleting',)
+
+NO_SNAPSHOTS = Criterion(
+    'must have no snapshots (or, with cascade, only snapshots that are '
+    + ', '.join(CASCADE_ALLOWED_STATUSES) + ')',
+    lambda p: ~_snapshots_of_volume(
+        *([Snapshot.status.not_in(CASCADE_ALLOWED_STATUSES)]
+          if p.get('cascade') else [])))
+
+NO_ATTACHMENTS = Criterion(
+    'must have no attachments',
+    lambda p: ~_attachments_of_volume())
+
+HAS_ATTACHMENT = Criterion(
+    'must have attachment %(attachment_id)s',
+    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']))
+
+
+def _readonly_is_set():
+    meta = models.VolumeAdminMetadata
+    return sa.exists().where(meta.volume_id == Volume.id,
+                             meta.key == 'readonly',
+                             meta.value.in_(('True', 'true')))
+
+
+NOT_READONLY_FOR_RW = Criterion(
+    "must not be read-only to be attached in mode 'rw'",
+    lambda p: ~_readonly_is_set() if p.get('mode', 'rw') == 'rw' else None)
+
+AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
+    "must be 'available' for a retype that changes multiattach",
+    lambda p: Volume.status == 'available'
+    if p.get('changes_multiattach') else None)
+
+WHEN_MULTIATTACH = 'if the volume is multiattach'
+
+
+def _since(version_tuple):
+    def when(params, version):
+        return version is None or version >= version_tuple
+    return when
+
+
+def _forced(params, version):
+    return bool(params.get('force'))
+
+
+# "in-use" if attachments in ``statuses`` remain, else ``else_``: the status
+# of a volume after an attachment leaves or a reservation is dropped.
+def _status_after_detach(params):
+    return cond.Case(
+        [(_other_attachments(params, Attachment.attach_status == 'attached'),
+          'in-use')], else_='available')
+
+
+def _attach_status_after_detach(params):
+    return cond.Case(
+        [(_other_attachments(params, Attachment.attach_status == 'attached'),
+          'attached')], else_='detached')
+
+
+def _status_after_attachment_delete(params):
+    # Cinder's order: attached > attaching > detaching > reserved.
+    ranks = [('attached', 'in-use'), ('attaching', 'attaching'),
+             ('detaching', 'detaching'), ('reserved', 'reserved')]
+    return cond.Case(
+        [(_other_attachments(params, Attachment.attach_status == status),
+          volume_status) for status, volume_status in ranks],
+        else_='available')
+
+
+def _previous_attached_status(params):
+    return cond.Case([(Volume.previous_status == 'in-use', 'in-use')],
+                     else_='available')
+
+
+def _type_is_multiattach(params):
+    return volume_type.multiattach_criterion(params['volume_type_id'])
+
+
+STATUS_AFTER_UNRESERVE = Computed(
+    "'in-use' if it has attached attachments, else 'available'",
+    lambda p: cond.Case([(_attachments_of_volume(
+        Attachment.attach_status == 'attached'), 'in-use')],
+        else_='available'), static=True)
+STATUS_AFTER_DETACH = Computed(
+    "'in-use' if other attached attachments remain, else 'available'",
+    _status_after_detach)
+ATTACH_STATUS_AFTER_DETACH = Computed(
+    "'attached' if other attached attachments remain, else 'detached'",
+    _attach_status_after_detach)
+STATUS_AFTER_ATTACHMENT_DELETE = Computed(
+    "from the other attachments: 'in-use' if one is attached, else "
+    "'attaching', 'detaching', 'reserved' likewise, else 'available'",
+    _status_after_attachment_delete)
+PREVIOUS_ATTACHED_STATUS = Computed(
+    "'in-use' if previous_status is 'in-use', else 'available'",
+    _previous_attached_status, static=True)
+OLD_STATUS = Computed('the status it had', lambda p: Volume.status,
+                      static=True)
+TYPE_MULTIATTACH = Computed(
+    "whether the new type's extra spec multiattach is '<is> True'",
+    _type_is_multiattach)
+
+
+_DELETE_EXPECT = {'attach_status': cond.Not('attached'),
+                  'migration_status': NOT_MIGRATING,
+                  'consistencygroup_id': None,
+                  'group_id': None}
+_DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
+
+
+# -- the table ------------------------------------------------------------------
+
+TABLE = [
+    # Volumes: tenant/admin actions -------------------------------------------
+    Transition(
+        'delete', 'volume', 'DELETE /volumes/{id}: start deleting',
+        source=('available', 'error', 'error_restoring', 'error_extending',
+                'error_managing'),
+        expect=_DELETE_EXPECT,
+        requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
+        values=_DELETE_VALUES,
+        workers_row='track'),
+    Transition(
+        'force_delete', 'volume',
+        'DELETE /volumes/{id}?force=true: start deleting from any status',
+        expect=dict({'status': cond.Not('deleting')}, **_DELETE_EXPECT),
+        requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
+        values=_DELETE_VALUES,
+        min_version=(3, 23), admin_only=True,
+        workers_row='track'),
+    Transition(
+        'extend', 'volume', 'os-extend: start growing the volume',
+        source=('available',),
+        also=(Also(('in-use',), 'from microversion 3.42', _since((3, 42))),),
+        requires=(Bound('size', Param('new_size')), Unchanged('size')),
+        values={'status': 'extending', 'previous_status': OLD_STATUS},
+        workers_row='track'),
+    Transition(
+        'reserve', 'volume', 'os-reserve: hold the volume for an attach',
+        source=('available',),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        values={'status': 'attaching'}),
+    Transition(
+        'unreserve', 'volume', 'os-unreserve: drop the hold',
+        source=('attaching',),
+        values={'status': STATUS_AFTER_UNRESERVE},
+        lenient=True),
+    Transition(
+        'begin_detaching', 'volume', 'os-begin_detaching',
+        source=('in-use',),
+        expect={'attach_status': 'attached',
+                'migration_status': NOT_MIGRATING},
+        values={'status': 'detaching'}),
+    Transition(
+        'roll_detaching', 'volume', 'os-roll_detaching: detach abandoned',
+        source=('detaching',),
+        values={'status': 'in-use'},
+        lenient=True),
+    Transition(
+        'attach', 'volume',
+        'os-attach: record an attachment (inserted in the same transaction)',
+        source=('attaching', 'available'),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        requires=(NOT_READONLY_FOR_RW,),
+        values={'status': 'in-use', 'attach_status': 'attached'}),
+    Transition(
+        'detach', 'volume',
+        'os-detach: remove an attachment (attachment_remove in the same '
+        'transaction)',
+        source=('detaching', 'in-use'),
+        expect={'attach_status': 'attached'},
+        requires=(HAS_ATTACHMENT,),
+        values={'status': STATUS_AFTER_DETACH,
+                'attach_status': ATTACH_STATUS_AFTER_DETACH}),
+    Transition(
+        'reset_status', 'volume',
+        'os-reset_status: set the statuses given, whatever they are',
+        values={'status': Param('status', optional=True),
+                'attach_status': Param('attach_status', optional=True),
+                'migration_status': Param('migration_status', optional=True)},
+        admin_only=True,
+        workers_row='finish'),
+    Transition(
+        'retype', 'volume', 'os-retype: change the type on the same backend',
+        source=('available', 'in-use'),
+        expect={'migration_status': NOT_MIGRATING,
+                'consistencygroup_id': None,
+                'group_id': None,
+                'volume_type_id': cond.Not(Param('new_type_id'))},
+        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        values={'status': 'retyping', 'previous_status': OLD_STATUS},
+        workers_row='track'),
+    Transition(
+        'update_readonly_flag', 'volume',
+        "os-update_readonly_flag: set admin metadata 'readonly' (upserted in "
+        "the same transaction)",
+        source=('available',),
+        values={}),
+    Transition(
+        'snapshot_create', 'volume',
+        'POST /snapshots: the snapshot row is inserted in the same '
+        'transaction, so a concurrent delete cannot pass "no snapshots"',
+        source=('available',),
+        also=(Also(('in-use',), 'with force', _forced),),
+        expect={'migration_status': NOT_MIGRATING,
+                'host': cond.Not(None)},
+        # The snapshot row copies them from the volume the request loaded.
+        requires=(Unchanged('size'), Unchanged('volume_type_id')),
+        values={}),
+    # Volumes: the attachments API (3.27+) ---------------------------------
+    Transition(
+        'attachment_reserve', 'volume',
+        'POST /attachments without connector: the attachment row '
+        '(reserved) is inserted in the same transaction',
+        source=('available',),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        values={'status': 'reserved'},
+        min_version=(3, 27)),
+    Transition(
+        'attachment_attach', 'volume',
+        'POST /attachments with a connector: the attachment row (attaching) '
+        'is inserted in the same transaction',
+        source=('available',),
+        also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        values={'status': 'attaching'},
+        min_version=(3, 27)),
+    Transition(
+        'attachment_update', 'volume',
+        'PUT /attachments/{id} with a connector (with attachment_connect)',
+        source=('reserved', 'attaching'),
+        requires=(HAS_ATTACHMENT,),
+        values={'status': 'attaching'},
+        min_version=(3, 27)),
+    Transition(
+        'attachment_complete', 'volume',
+        'os-complete: the volume is attached (with attachment_attached)',
+        source=('attaching', 'reserved', 'in-use'),
+        requires=(HAS_ATTACHMENT,),
+        values={'status': 'in-use', 'attach_status': 'attached'},
+        min_version=(3, 44)),
+    Transition(
+        'attachment_delete', 'volume',
+        'DELETE /attachments/{id} (with attachment_remove)',
+        source=('available', 'reserved', 'attaching', 'in-use', 'detaching',
+                'error_attaching', 'error_detaching'),
+        requires=(HAS_ATTACHMENT,),
+        values={'status': STATUS_AFTER_ATTACHMENT_DELETE,
+                'attach_status': ATTACH_STATUS_AFTER_DETACH},
+        min_version=(3, 27)),
+    # Attachments ------------------------------------------------------------
+    Transition(
+        'attachment_connect', 'attachment',
+        'PUT /attachments/{id}: store the connector before the worker '
+        'initializes the connection',
+        source=('reserved', 'attaching'),
+        values={'attach_status': 'attaching',
+                'connector': Param('connector'),
+                'attached_host': Param('attached_host', optional=True),
+                'mountpoint': Param('mountpoint', optional=True),
+                'attach_mode': Param('attach_mode', optional=True)},
+        min_version=(3, 27)),
+    Transition(
+        'attachment_connected', 'attachment',
+        "store the worker's connection_info",
+        source=('attaching',),
+        requires=(Unchanged('connector'),),
+        values={'connection_info': Param('connection_info')},
+        min_version=(3, 27)),
+    Transition(
+        'attachment_attached', 'attachment',
+        'os-complete: the consumer has connected',
+        source=('attaching',),
+        values={'attach_status': 'attached', 'attach_time': NOW},
+        min_version=(3, 44)),
+    Transition(
+        'attachment_remove', 'attachment',
+        'os-detach / DELETE /attachments/{id}: soft-delete the attachment',
+        values={'attach_status': 'detached', 'detach_time': NOW,
+                'deleted': True, 'deleted_at': NOW}),
+    # Snapshots ----------------------------------------------------------------
+    Transition(
+        'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
+        source=('available', 'error'),
+        values={'status': 'deleting'},
+        workers_row='track'),
+    Transition(
+        'snapshot_force_delete', 'snapshot',
+        'os-force_delete: start deleting from any status',
+        expect={'status': cond.Not('deleting')},
+        values={'status': 'deleting'},
+        admin_only=True,
+        workers_row='track'),
+    Transition(
+        'snapshot_reset_status', 'snapshot',
+        'os-reset_status: set the status given, whatever it is',
+        values={'status': Param('status')},
+        admin_only=True,
+        workers_row='finish'),
+    Transition(
+        'snapshot_cascade_delete', 'snapshot',
+        'DELETE /volumes/{id}?cascade=true takes each snapshot along',
+        source=CASCADE_SNAPSHOT_STATUSES,
+        values={'status': 'deleting'},
+        workers_row='track'),
+    # Worker side: the volume manager finishes what the API started ------
+    Transition(
+        'create_done', 'volume', 'the backend made the volume',
+        source=('creating',),
+        values={'status': 'available',
+                'host': Param('host', optional=True),
+                'provider_location': Param('provider_location',
+                                           optional=True),
+                'launched_at': Param('launched_at', default=NOW)},
+        side='worker', workers_row='finish'),
+    Transition(
+        'create_failed', 'volume', 'the backend could not make the volume',
+        source=('creating',),
+        values={'status': 'error'},
+        side='worker', workers_row='finish'),
+    Transition(
+        'extend_done', 'volume', 'the backend grew the volume',
+        source=('extending',),
+        values={'status': PREVIOUS_ATTACHED_STATUS, 'size': Param('size')},
+        side='worker', workers_row='finish'),
+    Transition(
+        'extend_failed', 'volume', 'the backend could not grow the volume',
+        source=('extending',),
+        values={'status': 'error_extending'},
+        side='worker', workers_row='finish'),
+    Transition(
+        'delete_done', 'volume', 'the backend removed the volume',
+        source=('deleting',),
+        values={'status': 'deleted', 'deleted': True, 'deleted_at': NOW},
+        side='worker', workers_row='finish'),
+    Transition(
+        'delete_failed', 'volume', 'the backend could not remove the volume',
+        source=('deleting',),
+        values={'status': 'error_deleting'},
+        side='worker', workers_row='finish'),
+    Transition(
+        'retype_done', 'volume', 'the backend applied the new type',
+        source=('retyping',),
+        values={'status': PREVIOUS_ATTACHED_STATUS,
+                'volume_type_id': Param('volume_type_id'),
+                'multiattach': TYPE_MULTIATTACH},
+        side='worker', workers_row='finish'),
+    Transition(
+        'retype_failed', 'volume', 'the backend could not apply the type',
+        source=('retyping',),
+        values={'status': PREVIOUS_ATTACHED_STATUS},
+        side='worker', workers_row='finish'),
+    Transition(
+        'snapshot_create_done', 'snapshot', 'the backend made the snapshot',
+        source=('creating',),
+        values={'status': 'available', 'progress': '100%',
+                'provider_location': Param('provider_location',
+                                           optional=True)},
+        side='worker', workers_row='finish'),
+    Transition(
+        'snapshot_create_failed', 'snapshot',
+        'the backend could not make the snapshot',
+        source=('creating',),
+        values={'status': 'error'},
+        side='worker', workers_row='finish'),
+    Transition(
+        'snapshot_delete_done', 'snapshot', 'the backend removed the snapshot',
+        source=('deleting',),
+        values={'status': 'deleted', 'deleted': True, 'deleted_at': NOW},
+        side='worker', workers_row='finish'),
+    Transition(
+        'snapshot_delete_failed', 'snapshot',
+        'the backend could not remove the snapshot',
+        source=('deleting',),
+        values={'status': 'error_deleting'},
+        side='worker', workers_row='finish'),
+]
+
+TRANSITIONS = {t.name: t for t in TABLE}
+
+# A ``workers`` row (resource_type, status) left by a dead worker -> the
+# transition that repairs its resource. For 'deleting' the cleanup may
+# instead cast the delete again (the status already says "deleting").
+CLEANUP = {
+    ('Volume', 'creating'): 'create_failed',
+    ('Volume', 'extending'): 'extend_failed',
+    ('Volume', 'deleting'): 'delete_failed',
+    ('Volume', 'retyping'): 'retype_failed',
+    ('Snapshot', 'creating'): 'snapshot_create_failed',
+    ('Snapshot', 'deleting'): 'snapshot_delete_failed',
+}
