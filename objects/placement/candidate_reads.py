@@ -1,0 +1,201 @@
+"""The reads behind allocation candidates: each one set-based statement
+whose size follows the request (classes, traits, aggregates named) and the
+providers that can serve it, never one statement per provider.
+
+All take an open connection, so that one candidates query reads one
+snapshot.
+"""
+import collections
+
+import sqlalchemy as sa
+
+from db import models
+
+PROVIDERS = models.ResourceProvider.__table__
+INVENTORIES = models.Inventory.__table__
+TRAITS = models.Trait.__table__
+RP_TRAITS = models.ResourceProviderTrait.__table__
+AGGREGATES = models.PlacementAggregate.__table__
+RP_AGGREGATES = models.ResourceProviderAggregate.__table__
+
+# One inventory with room for one (class, amount) asked for, with what the
+# final capacity check of a merged request needs.
+Fit = collections.namedtuple(
+    'Fit', 'provider_id root_id class_id amount capacity used max_unit')
+Provider = collections.namedtuple('Provider', 'id uuid parent_id root_id')
+Usage = collections.namedtuple(
+    'Usage', 'provider_id class_id capacity used max_unit')
+
+
+def _fits(class_id, amount):
+    """Inventory of ``class_id`` that can take ``amount`` more. The
+    inventory row's ``allocated`` is the sum of its allocations."""
+    return sa.and_(
+        INVENTORIES.c.resource_class_id == class_id,
+        INVENTORIES.c.allocated + amount
+        <= (INVENTORIES.c.total - INVENTORIES.c.reserved)
+        * INVENTORIES.c.allocation_ratio,
+        INVENTORIES.c.min_unit <= amount,
+        INVENTORIES.c.max_unit >= amount,
+        sa.literal(amount) % INVENTORIES.c.step_size == 0)
+
+
+def providers_with_room(conn, wanted, root_ids=None):
+    """Fits: every provider with room for one of ``wanted``, a set of
+    (class id, amount), with its root; ``root_ids``: only in these trees.
+    One UNION ALL of one indexed select per pair."""
+    selects = []
+    for class_id, amount in sorted(wanted):
+        query = sa.select(
+            INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
+            sa.literal(class_id).label('class_id'),
+            sa.literal(amount).label('amount'),
+            INVENTORIES.c.total, INVENTORIES.c.reserved,
+            INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
+            INVENTORIES.c.max_unit,
+        ).select_from(INVENTORIES.join(
+            PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
+        ).where(_fits(class_id, amount))
+        if root_ids is not None:
+            query = query.where(
+                PROVIDERS.c.root_provider_id.in_(list(root_ids)))
+        selects.append(query)
+    if not selects:
+        return []
+    query = selects[0] if len(selects) == 1 else sa.union_all(*selects)
+    return [Fit(provider_id, root_id, class_id, amount,
+                _capacity(total, reserved, ratio), int(allocated), max_unit)
+            for provider_id, root_id, class_id, amount, total, reserved,
+            ratio, allocated, max_unit in conn.execute(query)]
+
+
+def _capacity(total, reserved, ratio):
+    # As Placement reports it: rounded down.
+    return int((total - reserved) * ratio)
+
+
+def roots_of(conn, uuids):
+    """{provider uuid: its root's id} for those of ``uuids`` that exist."""
+    if not uuids:
+        return {}
+    return dict(conn.execute(sa.select(
+        PROVIDERS.c.uuid, PROVIDERS.c.root_provider_id).where(
+            PROVIDERS.c.uuid.in_(list(uuids)))).all())
+
+
+def aggregate_members(conn, aggregate_uuids):
+    """{aggregate uuid: set of provider ids in it}."""
+    members = collections.defaultdict(set)
+    if aggregate_uuids:
+        for uuid, provider_id in conn.execute(sa.select(
+                AGGREGATES.c.uuid, RP_AGGREGATES.c.resource_provider_id)
+                .select_from(AGGREGATES.join(
+                    RP_AGGREGATES,
+                    RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id))
+                .where(AGGREGATES.c.uuid.in_(list(aggregate_uuids)))):
+            members[uuid].add(provider_id)
+    return members
+
+
+def trait_holders(conn, trait_ids):
+    """{provider id: set of ids of those of ``trait_ids`` it has}."""
+    holders = collections.defaultdict(set)
+    if trait_ids:
+        for provider_id, trait_id in conn.execute(sa.select(
+                RP_TRAITS.c.resource_provider_id, RP_TRAITS.c.trait_id).where(
+                RP_TRAITS.c.trait_id.in_(list(trait_ids)))):
+            holders[provider_id].add(trait_id)
+    return holders
+
+
+def roots_with_traits(conn, required_ids, forbidden_ids):
+    """Ids of the root providers that have every trait of
+    ``required_ids`` and none of ``forbidden_ids``."""
+    query = sa.select(PROVIDERS.c.id).where(
+        PROVIDERS.c.parent_provider_id.is_(None))
+    for trait_id in required_ids:
+        query = query.where(sa.exists().where(
+            RP_TRAITS.c.resource_provider_id == PROVIDERS.c.id,
+            RP_TRAITS.c.trait_id == trait_id))
+    if forbidden_ids:
+        query = query.where(~sa.exists().where(
+            RP_TRAITS.c.resource_provider_id == PROVIDERS.c.id,
+            RP_TRAITS.c.trait_id.in_(list(forbidden_ids))))
+    return set(conn.execute(query).scalars())
+
+
+def roots_by_id(conn, provider_ids):
+    """{provider id: its root's id} for ``provider_ids``."""
+    if not provider_ids:
+        return {}
+    return dict(conn.execute(sa.select(
+        PROVIDERS.c.id, PROVIDERS.c.root_provider_id).where(
+            PROVIDERS.c.id.in_(list(provider_ids)))).all())
+
+
+def sharing_anchors(conn, sharing_ids):
+    """{sharing provider id: ids of the roots of every tree with a provider
+    in one of its aggregates (its own tree's included)}."""
+    anchors = collections.defaultdict(set)
+    if not sharing_ids:
+        return anchors
+    mine = RP_AGGREGATES.alias('mine')
+    theirs = RP_AGGREGATES.alias('theirs')
+    query = sa.select(mine.c.resource_provider_id,
+                      PROVIDERS.c.root_provider_id).distinct().select_from(
+        mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
+        .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
+    ).where(mine.c.resource_provider_id.in_(list(sharing_ids)))
+    for sharing_id, root_id in conn.execute(query):
+        anchors[sharing_id].add(root_id)
+    return anchors
+
+
+def trees(conn, root_ids):
+    """{id: Provider} of every provider in the trees of ``root_ids``."""
+    if not root_ids:
+        return {}
+    return {row[0]: Provider(*row) for row in conn.execute(sa.select(
+        PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
+        PROVIDERS.c.root_provider_id).where(
+            PROVIDERS.c.root_provider_id.in_(list(root_ids))))}
+
+
+def traits_in_trees(conn, root_ids):
+    """{provider id: set of trait names} over the trees of ``root_ids``
+    (providers without traits left out)."""
+    traits = collections.defaultdict(set)
+    if root_ids:
+        for provider_id, name in conn.execute(sa.select(
+                RP_TRAITS.c.resource_provider_id, TRAITS.c.name).select_from(
+                RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
+                .join(PROVIDERS,
+                      PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id))
+                .where(PROVIDERS.c.root_provider_id.in_(list(root_ids)))):
+            traits[provider_id].add(name)
+    return traits
+
+
+def usages_in_trees(conn, root_ids):
+    """Usage rows (capacity as Placement rounds it) of every inventory in
+    the trees of ``root_ids``."""
+    if not root_ids:
+        return []
+    rows = conn.execute(sa.select(
+        INVENTORIES.c.resource_provider_id, INVENTORIES.c.resource_class_id,
+        INVENTORIES.c.total, INVENTORIES.c.reserved,
+        INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
+        INVENTORIES.c.max_unit,
+    ).select_from(INVENTORIES.join(
+        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
+    ).where(PROVIDERS.c.root_provider_id.in_(list(root_ids))))
+    return [Usage(provider_id, class_id,
+                  _capacity(total, reserved, ratio), int(allocated), max_unit)
+            for provider_id, class_id, total, reserved, ratio, allocated,
+            max_unit in rows]
+
+
+def has_nested_providers(conn):
+    return conn.execute(sa.select(PROVIDERS.c.id).where(
+        PROVIDERS.c.parent_provider_id.is_not(None)).limit(1)).first() \
+        is not None
