@@ -8,6 +8,14 @@
 
 Each test process makes its schema once, with ``volapi-manage db sync`` (the
 only way a schema is made), and every test starts from empty tables.
+
+Why not ``oslo_db.sqlalchemy.test_fixtures``: its provisioning finds servers
+through the ``openstack_citest`` account (or ``OS_TEST_DBAPI_ADMIN_CONNECTION``)
+and runs a test on every backend it can reach, skipping the others, while a
+lane here is one URL that must be reachable (a lane that silently skips is
+no lane); and it makes the schema with ``metadata.create_all`` or a
+per-test hook, where volapi's tests want the operator's own command, once
+per process. The per-process database it would give is the one below.
 """
 import os
 import subprocess
