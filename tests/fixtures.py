@@ -125,6 +125,38 @@ def empty_tables():
             conn.execute(table.delete())
 
 
+class ScratchDatabase(fixtures.Fixture):
+    """An empty database of its own beside this process's test database,
+    dropped afterwards (``url``), for tests that make a schema themselves."""
+
+    def __init__(self, suffix):
+        super().__init__()
+        self.suffix = suffix
+
+    def _setUp(self):
+        parsed = sa.engine.make_url(backend_url())
+        backend = parsed.get_backend_name()
+        if backend == 'sqlite':
+            self.url = 'sqlite:///' + os.path.join(
+                self.useFixture(fixtures.TempDir()).path, 'scratch.sqlite')
+            return
+        name = '%s_%s_%d' % (parsed.database or 'volapi', self.suffix,
+                             os.getpid())
+        quote = '"' if backend == 'postgresql' else '`'
+        admin = sa.create_engine(parsed, isolation_level='AUTOCOMMIT')
+        self.addCleanup(admin.dispose)
+
+        def run(statement):
+            with admin.connect() as conn:
+                conn.exec_driver_sql(statement % (quote, name, quote))
+
+        run('DROP DATABASE IF EXISTS %s%s%s')
+        run('CREATE DATABASE %s%s%s')
+        self.addCleanup(run, 'DROP DATABASE IF EXISTS %s%s%s')
+        self.url = parsed.set(database=name).render_as_string(
+            hide_password=False)
+
+
 class Database(fixtures.Fixture):
     """The backend under test, with empty tables."""
 
