@@ -8,6 +8,7 @@ import os
 import alembic.command
 import alembic.config
 import alembic.migration
+import alembic.script
 
 from db import session
 
@@ -15,9 +16,14 @@ _SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         'migrations')
 
 
-def _config(engine=None):
+def _scripts_config():
     config = alembic.config.Config()
     config.set_main_option('script_location', _SCRIPTS)
+    return config
+
+
+def _config(engine=None):
+    config = _scripts_config()
     config.attributes['engine'] = engine or session.get_engine()
     return config
 
@@ -25,6 +31,12 @@ def _config(engine=None):
 def sync(revision='heads', engine=None):
     """Upgrade the configured database to ``revision`` (default: newest)."""
     alembic.command.upgrade(_config(engine), revision)
+
+
+def heads():
+    """The newest revision(s) of the code, as :func:`version` writes them."""
+    scripts = alembic.script.ScriptDirectory.from_config(_scripts_config())
+    return ','.join(sorted(scripts.get_heads()))
 
 
 def version(engine=None):

@@ -189,3 +189,13 @@ def create_incomplete_consumers(context, batch_size):
         except db_exc.DBDuplicateEntry as exc:
             raise db_exc.RetryRequest(exc)
     return len(batch), done
+
+
+def count_incomplete_consumers(context):
+    """How many consumers have allocations but no record (what
+    create_incomplete_consumers has still to do)."""
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(
+            sa.select(sa.func.count(sa.distinct(ALLOCATIONS.c.consumer_id)))
+            .where(~sa.exists().where(
+                CONSUMERS.c.uuid == ALLOCATIONS.c.consumer_id))).scalar()

@@ -1,7 +1,7 @@
 """python-cinderclient against the volume API over HTTP on 127.0.0.1, with
 a volume worker in this process: its Python API (noauth, 3.44) for the
 volume actions, snapshots and attachments, and the ``cinder`` CLI for
-snapshots and attachments (engineer A's test_api_cinderclient covers the
+snapshots and attachments (test_api_cinderclient covers the
 CLI's create/extend/reset-state/delete)."""
 import os
 import re

@@ -5,20 +5,11 @@ import subprocess
 import sys
 import tempfile
 
-import alembic.config
-import alembic.script
 import sqlalchemy as sa
 
 from db import migration
 from tests import base
 from tests import fixtures
-
-
-def _script_heads():
-    config = alembic.config.Config()
-    config.set_main_option('script_location', migration._SCRIPTS)
-    heads = alembic.script.ScriptDirectory.from_config(config).get_heads()
-    return ','.join(sorted(heads))
 
 
 def _volapi_manage():
@@ -30,31 +21,11 @@ class ManageDbTest(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.url = self._empty_database()
+        self.url = self.useFixture(fixtures.ScratchDatabase('manage')).url
         fd, self.conf_file = tempfile.mkstemp(suffix='.conf')
         os.close(fd)
         fixtures.database_config(self.conf_file, self.url)
         self.addCleanup(os.unlink, self.conf_file)
-
-    def _empty_database(self):
-        parsed = sa.engine.make_url(fixtures.backend_url())
-        backend = parsed.get_backend_name()
-        if backend == 'sqlite':
-            path = os.path.join(tempfile.mkdtemp(), 'manage.sqlite')
-            return 'sqlite:///' + path
-        name = '%s_manage_%d' % (parsed.database or 'volapi', os.getpid())
-        quote = '"' if backend == 'postgresql' else '`'
-        admin = sa.create_engine(parsed, isolation_level='AUTOCOMMIT')
-        self.addCleanup(admin.dispose)
-
-        def run(statement):
-            with admin.connect() as conn:
-                conn.exec_driver_sql(statement % (quote, name, quote))
-
-        run('DROP DATABASE IF EXISTS %s%s%s')
-        run('CREATE DATABASE %s%s%s')
-        self.addCleanup(run, 'DROP DATABASE IF EXISTS %s%s%s')
-        return parsed.set(database=name).render_as_string(hide_password=False)
 
     def manage(self, *args):
         result = subprocess.run(
@@ -67,7 +38,7 @@ class ManageDbTest(base.TestCase):
         return result.stdout.strip().splitlines()[-1]
 
     def test_version_sync_version(self):
-        heads = _script_heads()
+        heads = migration.heads()
         self.assertEqual('None (empty database)', self.manage('db', 'version'))
         self.assertEqual('database is at revision %s' % heads,
                          self.manage('db', 'sync'))
@@ -79,3 +50,23 @@ class ManageDbTest(base.TestCase):
         self.assertEqual(set(),
                          set(models.Base.metadata.tables)
                          - set(sa.inspect(engine).get_table_names()))
+
+    def test_options_before_the_category(self):
+        # oslo.config's sub-commands: the common options come first.
+        self.assertEqual('None (empty database)',
+                         self.manage('--debug', 'db', 'version'))
+
+    def test_upgrade_check_wants_the_schema(self):
+        def status():
+            return subprocess.run(
+                [sys.executable, '-m', 'volapi.cmd.status', '--config-file',
+                 self.conf_file, 'upgrade', 'check'],
+                capture_output=True, text=True, timeout=120)
+
+        behind = status()
+        self.assertEqual(2, behind.returncode, behind.stdout + behind.stderr)
+        self.assertIn('run "volapi-manage db sync"', behind.stdout)
+        self.manage('db', 'sync')
+        current = status()
+        self.assertEqual(0, current.returncode, current.stdout)
+        self.assertNotIn('eventlet', (current.stdout + current.stderr).lower())

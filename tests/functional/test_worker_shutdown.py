@@ -58,3 +58,21 @@ class GracefulShutdownTest(base.DatabaseTestCase):
         self.assertEqual(('available', 2), (volume.status, volume.size))
         self.assertEqual(2 * 1024 ** 3, os.path.getsize(path))
         self.assertIsNone(wf.worker_row(self.context, 'volume', volume.id))
+
+    def test_sigusr2_prints_a_guru_meditation_report(self):
+        rabbit = self.useFixture(wf.RabbitTopic(self, RABBIT_URL))
+        state = self.useFixture(wf.fixtures.TempDir()).path
+        worker = self.useFixture(wf.Process('volume', {
+            None: {'host': 'reporting', 'state_path': state,
+                   'transport_url': RABBIT_URL,
+                   'volume_topic': rabbit.topic},
+            'database': {'connection': volapi_fixtures.prepared_url()},
+            'volume': {'volumes_dir': state},
+        }))
+        worker.wait_for_log('RPC server listening')
+        worker.process.send_signal(signal.SIGUSR2)
+        worker.wait_for_log('Guru Meditation')
+        worker.wait_for_log('Threads')
+        self.assertIn('reporting', worker.log())  # the configuration
+        worker.process.send_signal(signal.SIGTERM)
+        self.assertEqual(0, worker.process.wait(60), worker.log())

@@ -1,4 +1,4 @@
-"""A whole volume worker (engineer C's VolumeWorker: file driver, services
+"""A whole volume worker (VolumeWorker: file driver, services
 row, RPC server) running in this process on the test's private in-memory
 transport, so API requests complete end to end."""
 import time

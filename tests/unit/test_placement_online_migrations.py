@@ -1,5 +1,6 @@
 """``volapi-manage db online_data_migrations``: consumer records for
 allocations written before consumers existed, in batches, idempotent."""
+import json
 import os
 import subprocess
 import sys
@@ -149,7 +150,13 @@ class TestCommand(base.DatabaseTestCase):
                            tempfile.gettempdir(),
                            self.database.url.replace('%', '%%')))
         self.addCleanup(os.unlink, conf.name)
-        command = [sys.executable, '-m', 'volapi.cmd.manage',
+        status = [sys.executable, '-m', 'volapi.cmd.status',
+                  '--config-file', conf.name, 'upgrade', 'check']
+        warned = subprocess.run(status, capture_output=True, text=True)
+        self.assertEqual(1, warned.returncode, warned.stdout + warned.stderr)
+        self.assertIn('1 consumers have allocations but no consumer record',
+                      warned.stdout)
+        command = [sys.executable, '-m', 'volapi.cmd.manage', '--debug',
                    '--config-file', conf.name, 'db', 'online_data_migrations']
         done = subprocess.run(command, capture_output=True, text=True)
         self.assertEqual(0, done.returncode, done.stderr)
@@ -164,3 +171,10 @@ class TestCommand(base.DatabaseTestCase):
         limited = subprocess.run(command + ['--max-count', '5'],
                                  capture_output=True, text=True)
         self.assertEqual(0, limited.returncode, limited.stderr)
+        checked = subprocess.run(status + ['--json'], capture_output=True,
+                                 text=True)
+        self.assertEqual(0, checked.returncode, checked.stdout)
+        self.assertEqual({'Database schema': 0, 'Consumer records': 0,
+                          'Policy file JSON to YAML migration': 0},
+                         {check['check']: check['result'] for check in
+                          json.loads(checked.stdout)['checks']})

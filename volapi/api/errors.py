@@ -1,6 +1,6 @@
 """Errors of the volume API and their Cinder-compatible bodies.
 
-Controllers (ours and engineer B's) raise the classes below, or let the db
+Controllers raise the classes below, or let the db
 layer's exceptions through; :func:`to_fault` turns any exception into the
 status, message and headers of a Cinder fault
 (``{"badRequest": {"code": 400, "message": "..."}}``). Nothing here knows

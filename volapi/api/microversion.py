@@ -13,8 +13,10 @@ answers as Cinder's does. It is 3.59, for these reasons:
 - 3.60 adds ``created_at``/``updated_at`` time-comparison filters
   (``gt:``, ``lte:`` ...) to volume lists, 3.61 ``cluster_name`` and 3.63
   ``volume_type_id`` in volume details: not implemented, so they are not
-  advertised. 3.54-3.59 change only APIs volapi does not serve (attachment
-  ``mode`` is engineer B's, backups, transfers, groups).
+  advertised;
+- 3.54 adds the attachment ``mode`` (``rw``/``ro``): implemented in
+  ``v3/attachments.py``; 3.55-3.59 change only APIs volapi does not serve
+  (backups, transfers, groups).
 
 With no header a request is 3.0 (as in Cinder); ``latest`` is MAX_VERSION.
 Cinder reads only the ``OpenStack-API-Version`` header, and so do we.

@@ -1,12 +1,16 @@
 """volapi-manage: operator commands (``db sync``, ``db version`` ...).
 
 Each sub-command is a function registered in ``COMMANDS``; other parts of
-volapi add theirs (``db online_data_migrations``) in the same table.
+volapi add theirs (``db online_data_migrations``) in the same table. The
+command line is oslo.config's (a ``SubCommandOpt``), so the options every
+volapi command takes (``--config-file``, ``--debug`` ...) come before the
+category: ``volapi-manage --debug db version``.
 """
 import sys
 
+from oslo_config import cfg
+
 from volapi import config
-from volapi.cmd import process
 from volapi.placement import online_migrations
 
 
@@ -21,7 +25,7 @@ def db_version(args):
     print(migration.version() or 'None (empty database)')
 
 
-# (group, command) -> (function, help)
+# (category, command) -> (function, help)
 COMMANDS = {
     ('db', 'sync'): (db_sync, 'create or upgrade the schema'),
     ('db', 'version'): (db_version, 'print the schema revision'),
@@ -31,26 +35,29 @@ COMMANDS = {
 }
 
 
-def _parser():
-    parser = process.parser('volapi-manage', 'volapi operator commands.')
-    groups = parser.add_subparsers(dest='group', required=True)
-    subparsers = {}
-    for (group, name), (fn, help_text) in COMMANDS.items():
-        if group not in subparsers:
-            subparsers[group] = groups.add_parser(group).add_subparsers(
-                dest='command', required=True)
-        sub = subparsers[group].add_parser(name, help=help_text)
+def _add_command_parsers(subparsers):
+    commands = {}
+    for (category, name), (fn, help_text) in COMMANDS.items():
+        if category not in commands:
+            commands[category] = subparsers.add_parser(
+                category).add_subparsers(dest='command', required=True)
+        sub = commands[category].add_parser(name, help=help_text)
         sub.set_defaults(func=fn)
         # A command may declare options: fn.arguments = [(flags, kwargs)].
         for flags, options in getattr(fn, 'arguments', ()):
             sub.add_argument(*flags, **options)
-    return parser
+
+
+CATEGORY = cfg.SubCommandOpt('category', title='Command categories',
+                             handler=_add_command_parsers)
 
 
 def main(argv=None):
-    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    config.setup(args.config_file, args.config_dir, prog='volapi-manage')
-    return args.func(args) or 0
+    config.CONF.register_cli_opt(CATEGORY)
+    conf = config.setup(prog='volapi-manage',
+                        args=sys.argv[1:] if argv is None else argv)
+    # The chosen command's function and its own options.
+    return conf.category.func(conf.category) or 0
 
 
 if __name__ == '__main__':

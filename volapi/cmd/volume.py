@@ -1,19 +1,32 @@
-"""volapi-volume: a volume worker (see volapi.volume.worker)."""
+"""volapi-volume: a volume worker (see volapi.volume.worker).
+
+SIGUSR2 makes it print a Guru Meditation report (oslo.reports: threads,
+configuration, versions) to stderr, or to a file under
+``[oslo_reports] log_dir``.
+"""
 import sys
+
+from oslo_reports import guru_meditation_report as gmr
+from oslo_reports import opts as gmr_opts
 
 from rpc import transport as rpc_transport
 from volapi import config
+from volapi import version
 from volapi.cmd import process
 from volapi.volume import worker as volume_worker
 
 
 def main(argv=None):
+    gmr_opts.set_defaults(config.CONF)
     args = process.parser(
         'volapi-volume', 'Run a volume worker: it takes operations from the '
         'message queue and does them with its driver.').parse_args(
             sys.argv[1:] if argv is None else argv)
     conf = config.setup(args.config_file, args.config_dir,
                         prog='volapi-volume')
+    gmr.TextGuruMeditation.setup_autorun(version.INFO,
+                                         service_name='volapi-volume',
+                                         conf=conf)
     worker = volume_worker.VolumeWorker(conf).start()
     process.wait_for_termination()
     worker.stop()

@@ -1,4 +1,4 @@
-"""Snapshots (engineer B's controllers use these)."""
+"""Snapshots (volapi/api/v3/snapshots.py)."""
 from volapi.policies import base
 
 CREATE = 'volume:create_snapshot'

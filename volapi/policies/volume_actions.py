@@ -1,4 +1,4 @@
-"""POST /volumes/{volume_id}/action (engineer B's controllers use these)."""
+"""POST /volumes/{volume_id}/action (volapi/api/v3/volume_actions.py and attachments.py)."""
 from volapi.policies import base
 
 EXTEND = 'volume:extend'

@@ -1,4 +1,4 @@
-"""POST /workers/cleanup (engineer B's controller uses it)."""
+"""POST /workers/cleanup (volapi/api/v3/workers.py)."""
 from volapi.policies import base
 
 CLEANUP = 'workers:cleanup'

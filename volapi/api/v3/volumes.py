@@ -2,8 +2,7 @@
 
 Create inserts the row ('creating') in one transaction with the guards that
 keep its volume type, source snapshot or source volume from being deleted
-meanwhile, then hands the volume to ``volapi.volume.api.created`` (engineer
-B), which casts to a worker. Delete is ``volapi.volume.api.delete``'s
+meanwhile, then hands the volume to ``volapi.volume.api.created``, which casts to a worker. Delete is ``volapi.volume.api.delete``'s
 compare-and-swap.
 """
 import uuid

@@ -1,5 +1,5 @@
 """/v3/[{project_id}/]workers/cleanup (3.24, admin): repair the operations
-in flight of dead volume services (engineer C's volapi.volume.cleanup)."""
+in flight of dead volume services (volapi.volume.cleanup)."""
 import pecan
 from oslo_utils import strutils
 
