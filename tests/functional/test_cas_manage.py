@@ -1,5 +1,6 @@
 """`volapi-manage db sync` and `db version`, run as an operator runs them,
 against a new empty database on the backend under test."""
+import json
 import os
 import subprocess
 import sys
@@ -60,12 +61,15 @@ class ManageDbTest(base.TestCase):
         def status():
             return subprocess.run(
                 [sys.executable, '-m', 'volapi.cmd.status', '--config-file',
-                 self.conf_file, 'upgrade', 'check'],
+                 self.conf_file, 'upgrade', 'check', '--json'],
                 capture_output=True, text=True, timeout=120)
 
         behind = status()
         self.assertEqual(2, behind.returncode, behind.stdout + behind.stderr)
-        self.assertIn('run "volapi-manage db sync"', behind.stdout)
+        details = {check['check']: check['details']
+                   for check in json.loads(behind.stdout)['checks']}
+        self.assertIn('run "volapi-manage db sync"',
+                      details['Database schema'])
         self.manage('db', 'sync')
         current = status()
         self.assertEqual(0, current.returncode, current.stdout)

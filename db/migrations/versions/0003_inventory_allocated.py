@@ -14,7 +14,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = '0003_inventory_allocated'
-down_revision = '0001'
+down_revision = '0002_volume_types'
 branch_labels = None
 depends_on = None
 
