@@ -1,0 +1,97 @@
+"""Input a hostile client sends, each case found once answering a 500 or
+saying too much: numbers int() refuses, lone surrogates, huge values
+echoed back (issue 14). Each answer is a 4xx in the API's own format."""
+import json
+
+from tests.functional import api_fixtures
+from tests.functional import test_placement_base
+
+SURROGATE = '\ud800'
+# Strings str.isdigit() accepts that int() refuses or cannot convert.
+NOT_INTEGERS = ['\u00b2', '5' * 5000, '1_0', ' 1', '\u0661']
+
+
+def raw_json(value):
+    """JSON text of ``value``, lone surrogates included (as \\u escapes)."""
+    return json.dumps(value).encode('ascii')
+
+
+class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
+
+    def post_raw(self, path, value, headers=None):
+        return self.app.post(path, raw_json(value),
+                             headers=dict(headers or self.owner, **{
+                                 'Content-Type': 'application/json'}),
+                             expect_errors=True)
+
+    def put_raw(self, path, value, headers=None):
+        return self.app.put(path, raw_json(value),
+                            headers=dict(headers or self.owner, **{
+                                'Content-Type': 'application/json'}),
+                            expect_errors=True)
+
+    def test_sizes_int_refuses(self):
+        volume_id = self.create_volume().json['volume']['id']
+        self.make_available(volume_id)
+        for size in NOT_INTEGERS:
+            self.fault(self.post_raw('/v3/volumes',
+                                     {'volume': {'size': size}}), 400)
+            self.fault(self.post_raw(
+                '/v3/volumes/%s/action' % volume_id,
+                {'os-extend': {'new_size': size}}), 400)
+            self.fault(self.post_raw(
+                '/v3/workers/cleanup', {'service_id': size},
+                headers=api_fixtures.caller('admin', 'admin', '3.24')), 400)
+        self.fault(self.post_raw(
+            '/v3/workers/cleanup', {'service_id': int('9' * 4000)},
+            headers=api_fixtures.caller('admin', 'admin', '3.24')), 400)
+
+    def test_lone_surrogates(self):
+        volume_id = self.create_volume().json['volume']['id']
+        self.make_available(volume_id)
+        admin = api_fixtures.ADMIN
+        cases = [
+            ('POST', '/v3/volumes', {'volume': {'size': 1,
+                                                'name': SURROGATE}}, None),
+            ('POST', '/v3/volumes', {'volume': {
+                'size': 1, 'metadata': {'k': SURROGATE}}}, None),
+            ('POST', '/v3/volumes', {'volume': {
+                'size': 1, 'metadata': {SURROGATE: 'v'}}}, None),
+            ('PUT', '/v3/volumes/%s' % volume_id,
+             {'volume': {'description': 'a' + SURROGATE}}, None),
+            ('POST', '/v3/volumes/%s/action' % volume_id,
+             {'os-retype': {'new_type': SURROGATE}}, None),
+            ('POST', '/v3/snapshots', {'snapshot': {
+                'volume_id': volume_id, 'name': SURROGATE}}, None),
+            ('POST', '/v3/types', {'volume_type': {'name': SURROGATE}},
+             admin),
+            ('POST', '/v3/attachments', {'attachment': {
+                'volume_uuid': volume_id,
+                'instance_uuid': '7c2d1f5c-8f6a-4c39-8c39-1f5e1c0a3b11',
+                'connector': {'host': SURROGATE}}},
+             api_fixtures.caller('project-a', version='3.54')),
+        ]
+        for method, path, body, headers in cases:
+            response = (self.post_raw if method == 'POST' else self.put_raw)(
+                path, body, headers)
+            message = self.fault(response, 400)
+            self.assertIn('not valid Unicode', message, (path, body))
+
+    def test_huge_value_is_not_echoed(self):
+        name = 'x' * 1000000
+        response = self.post_raw('/v3/volumes',
+                                 {'volume': {'size': 1, 'name': name}})
+        self.fault(response, 400)
+        self.assertLess(len(response.body), 2000)
+        response = self.post_raw('/v3/volumes', {'volume': {'size': name}})
+        self.fault(response, 400)
+        self.assertLess(len(response.body), 2000)
+
+
+class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
+
+    def test_huge_value_is_not_echoed(self):
+        response = self.post('/resource_providers',
+                             {'name': 'x' * 1000000})
+        self.assertError(response, 400)
+        self.assertLess(len(response.body), 3000)
