@@ -95,3 +95,69 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
                              {'name': 'x' * 1000000})
         self.assertError(response, 400)
         self.assertLess(len(response.body), 3000)
+
+
+class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
+
+    def test_repeated_query_parameter_is_400(self):
+        admin = api_fixtures.caller('admin', 'admin', '3.39')
+        for path in ('/v3/limits?project_id=a&project_id=b',
+                     '/v3/volumes?limit=1&limit=2',
+                     '/v3/volumes/detail?status=a&status=b'):
+            response = self.app.get(path, headers=admin, expect_errors=True)
+            self.assertIn('given more than once', self.fault(response, 400))
+
+    def test_unserved_resources_are_404(self):
+        for path in ('/v3/os-services', '/v3/resource_filters',
+                     '/v3/volumez', '/v3/os-quota-sets/project-a',
+                     '/v3/project-a/os-quota-sets/project-a',
+                     '/v3/project-a/os-services'):
+            response = self.app.get(path, headers=self.owner,
+                                    expect_errors=True)
+            self.assertEqual('The resource could not be found.',
+                             self.fault(response, 404), path)
+        # Another project's id before a resource volapi serves stays
+        # Cinder's 400.
+        response = self.app.get('/v3/project-b/volumes', headers=self.owner,
+                                expect_errors=True)
+        self.assertEqual('Malformed request url', self.fault(response, 400))
+
+
+class NoAuthTokenTest(api_fixtures.APITestCase):
+
+    BAD_TOKENS = [':', 'a:b:c', ':project', 'user:', '\xff\xfe:\x00',
+                  'a b', 'u:p\t', 'x' * 256, 'user:' + 'p' * 256]
+
+    def test_bad_tokens_are_401(self):
+        for token in self.BAD_TOKENS:
+            response = self.app.post_json(
+                '/v3/volumes', {'volume': {'size': 1}},
+                headers={'X-Auth-Token': token}, expect_errors=True)
+            self.assertEqual(401, response.status_int, token)
+            self.assertEqual(401, response.json['unauthorized']['code'])
+        self.assertEqual(
+            [], self.app.get('/v3/volumes/detail?all_tenants=1',
+                             headers=api_fixtures.ADMIN).json['volumes'])
+
+    def test_bad_handshake_identity_is_401(self):
+        response = self.app.get('/v3/volumes', headers={
+            'X-Auth-User': 'joe:x', 'X-Auth-Project-Id': 'p'},
+            expect_errors=True)
+        self.assertEqual(401, response.status_int)
+
+    def test_good_tokens(self):
+        for token, user, project in (('joe:proj', 'joe', 'proj'),
+                                     ('solo', 'solo', 'solo'),
+                                     ('a.b@c-d_e:0f9e', 'a.b@c-d_e', '0f9e')):
+            volume = self.create_volume(
+                headers={'X-Auth-Token': token}).json['volume']
+            self.assertEqual(user, volume['user_id'])
+            self.assertEqual(project, volume['os-vol-tenant-attr:tenant_id'])
+
+
+class PlacementNoAuthTokenTest(test_placement_base.PlacementTestCase):
+
+    def test_bad_tokens_are_401(self):
+        for token in NoAuthTokenTest.BAD_TOKENS:
+            self.get('/resource_providers', status=401, token=token)
+        self.get('/resource_providers', status=200, token='admin')
