@@ -161,3 +161,43 @@ class PlacementNoAuthTokenTest(test_placement_base.PlacementTestCase):
         for token in NoAuthTokenTest.BAD_TOKENS:
             self.get('/resource_providers', status=401, token=token)
         self.get('/resource_providers', status=200, token='admin')
+
+
+class ConnectorValuesTest(api_fixtures.APITestCase):
+
+    BAD_CONNECTORS = [{'host': {'a': 1}}, {'mountpoint': [1]},
+                      {'host': 'h', 'multipath': 2 ** 70},
+                      {'host': 'h' * 256}, {'mode': 'rx'},
+                      {'initiator': {'nested': {'deeper': 'x'}}},
+                      {'wwpns': ['a'] * 65}, {'': 'empty key'},
+                      {'k%d' % i: 'v' * 250 for i in range(100)},
+                      {'ip': 1.5}]
+
+    def setUp(self):
+        super().setUp()
+        self.headers = api_fixtures.caller(self.project, version='3.54')
+        self.volume_id = self.create_volume().json['volume']['id']
+        self.make_available(self.volume_id)
+
+    def test_create_and_update_refuse_what_columns_cannot_take(self):
+        reserved = self.app.post_json('/v3/attachments', {'attachment': {
+            'volume_uuid': self.volume_id,
+            'instance_uuid': '7c2d1f5c-8f6a-4c39-8c39-1f5e1c0a3b11'}},
+            headers=self.headers).json['attachment']
+        for connector in self.BAD_CONNECTORS:
+            response = self.app.post_json('/v3/attachments', {'attachment': {
+                'volume_uuid': self.volume_id,
+                'instance_uuid': '0b8b7f5c-8f6a-4c39-8c39-1f5e1c0a3b11',
+                'connector': connector}}, headers=self.headers,
+                expect_errors=True)
+            self.fault(response, 400)
+            response = self.app.put_json(
+                '/v3/attachments/%s' % reserved['id'],
+                {'attachment': {'connector': connector}},
+                headers=self.headers, expect_errors=True)
+            self.fault(response, 400)
+        attachments = self.app.get('/v3/attachments/detail',
+                                   headers=self.headers).json['attachments']
+        self.assertEqual([(reserved['id'], 'reserved', None)],
+                         [(a['id'], a['status'], a['connection_info'])
+                          for a in attachments])

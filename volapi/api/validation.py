@@ -103,8 +103,17 @@ def _maximum(validator, maximum, instance, schema):
             % (request_text.excerpt(instance), maximum))
 
 
+def _max_serialized_length(validator, length, instance, schema):
+    # What is stored as JSON text must fit its column.
+    size = len(json.dumps(instance))
+    if size > length:
+        yield jsonschema.ValidationError(
+            'is %d characters long as JSON, more than %d' % (size, length))
+
+
 _Validator = validators.extend(jsonschema.Draft4Validator, {
-    'minimum': _minimum, 'maximum': _maximum})
+    'minimum': _minimum, 'maximum': _maximum,
+    'maxSerializedLength': _max_serialized_length})
 
 
 def _message(error):
