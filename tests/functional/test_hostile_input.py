@@ -2,7 +2,9 @@
 saying too much: numbers int() refuses, lone surrogates, huge values
 echoed back (issue 14). Each answer is a 4xx in the API's own format."""
 import json
+import uuid
 
+from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import test_placement_base
 
@@ -126,3 +128,41 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
             self.assertError(response, 400)
         self.assertEqual({}, self.get('/resource_providers/%s/inventories'
                                       % rp).json['inventories'])
+
+
+class MarkerScopeTest(api_fixtures.APITestCase):
+    """A marker is looked up within the caller's project: another
+    project's id answers exactly as an unknown id does."""
+
+    def test_another_projects_id_is_an_unknown_marker(self):
+        mine = rows.volume(self.context, project_id=self.project)
+        theirs = rows.volume(self.context, project_id='project-b')
+        rows.snapshot(self.context, mine)
+        their_snapshot = rows.snapshot(self.context, theirs)
+        rows.attachment(self.context, mine)
+        their_attachment = rows.attachment(self.context, theirs)
+        unknown = str(uuid.uuid4())
+        headers = api_fixtures.caller(self.project, version='3.27')
+        for path, their_id in (('/v3/volumes', theirs.id),
+                               ('/v3/volumes/detail', theirs.id),
+                               ('/v3/snapshots', their_snapshot.id),
+                               ('/v3/snapshots/detail', their_snapshot.id),
+                               ('/v3/attachments', their_attachment.id),
+                               ('/v3/attachments/detail',
+                                their_attachment.id)):
+            answers = []
+            for marker in (their_id, unknown):
+                response = self.app.get('%s?marker=%s' % (path, marker),
+                                        headers=headers, expect_errors=True)
+                answers.append((response.status_int,
+                                response.text.replace(marker, '<id>')))
+            self.assertEqual(answers[1], answers[0], path)
+            self.assertEqual(404, answers[0][0], path)
+            # The owner pages past it; so does an administrator listing
+            # every project.
+            self.app.get('%s?marker=%s' % (path, their_id),
+                         headers=api_fixtures.caller('project-b',
+                                                     version='3.27'))
+            self.app.get('%s?marker=%s&all_tenants=1' % (path, their_id),
+                         headers=api_fixtures.caller('admin', 'admin',
+                                                     '3.27'))
