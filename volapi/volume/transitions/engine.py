@@ -9,6 +9,7 @@ ConditionNotMet), NotFound or ConcurrentUpdate.
 import dataclasses
 import functools
 
+from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 from db import api as db_api
@@ -146,6 +147,8 @@ class Step:
     # Whether ``obj`` is to hold what was written (values computed in SQL
     # cost one more SELECT to learn).
     reflect: bool = True
+    # What the workers row keeps of the parameters (table.WORKER_ARGUMENTS).
+    arguments: dict = None
 
     def execute(self, context):
         """The compare-and-swap and its workers-row bookkeeping; must run
@@ -162,7 +165,7 @@ class Step:
             raise TransitionRefused(t, failure) from None
         if t.workers_row == 'track':
             track_worker(context, t.resource, self.obj.id,
-                         self.values['status'])
+                         self.values['status'], self.arguments)
         elif t.workers_row == 'finish':
             finish_worker(context, t.resource, self.obj.id)
         return True
@@ -206,7 +209,10 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
         resolved = _resolve(value, obj, params)
         if resolved is not _SKIP:
             values[field] = resolved
-    return Step(transition, obj, values, conditions, reflect)
+    arguments = {k: params[k] for k in table.WORKER_ARGUMENTS.get(name, ())
+                 if k in params}
+    return Step(transition, obj, values, conditions, reflect,
+                arguments or None)
 
 
 def run(context, *actions):
@@ -274,12 +280,14 @@ def apply(context, name, obj, version=None, **params):
 
 # -- workers rows -------------------------------------------------------------
 
-def track_worker(context, resource, resource_id, status):
+def track_worker(context, resource, resource_id, status, arguments=None):
     """Upsert the ``workers`` row of a resource entering a transient
-    status. Callers hold the resource's row (their compare-and-swap just
-    changed it), so no one else upserts this row concurrently."""
+    status, with the operation's ``arguments`` (a dict). Callers hold the
+    resource's row (their compare-and-swap just changed it), so no one else
+    upserts this row concurrently."""
     workers = models.Worker.__table__
     now = timeutils.utcnow()
+    arguments = jsonutils.dumps(arguments) if arguments else None
     resource_type = table.WORKER_TYPES[resource]
     with session.writer.connection.using(context) as conn:
         updated = conn.execute(
@@ -288,12 +296,13 @@ def track_worker(context, resource, resource_id, status):
                    workers.c.resource_id == resource_id)
             .values(status=status, service_id=None, cleaning=False,
                     race_preventer=workers.c.race_preventer + 1,
-                    updated_at=now)).rowcount
+                    arguments=arguments, updated_at=now)).rowcount
         if not updated:
             conn.execute(workers.insert().values(
                 resource_type=resource_type, resource_id=resource_id,
                 status=status, service_id=None, cleaning=False,
-                race_preventer=0, created_at=now, updated_at=now))
+                race_preventer=0, arguments=arguments, created_at=now,
+                updated_at=now))
 
 
 def finish_worker(context, resource, resource_id):
