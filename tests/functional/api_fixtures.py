@@ -29,6 +29,8 @@ class APITestCase(base.DatabaseTestCase):
     def setUp(self):
         super().setUp()
         self.useFixture(worker_fixtures.PrivateFakeTransport(self))
+        # Volume creates go to this worker's pool.
+        self.pools = self.useFixture(worker_fixtures.Pools(self))
         self.app = webtest.TestApp(app.setup_app(self.config.conf))
         self.owner = caller(self.project)
 

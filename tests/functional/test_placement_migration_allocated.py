@@ -7,7 +7,8 @@ from db import migration
 from db import session
 from tests import base
 
-REVISION = '0003_inventory_allocated'
+# The revision before 0003: what the database is downgraded to.
+PREVIOUS = '0002_volume_types'
 
 
 class AllocatedBackfillTest(base.DatabaseTestCase):
@@ -15,8 +16,7 @@ class AllocatedBackfillTest(base.DatabaseTestCase):
     def setUp(self):
         super().setUp()
         engine = session.get_engine()
-        alembic.command.downgrade(migration._config(engine),
-                                  REVISION + '@-1')
+        alembic.command.downgrade(migration._config(engine), PREVIOUS)
         # The other tests of this process need the newest schema back.
         self.addCleanup(migration.sync)
         self.addCleanup(session.get_engine().dispose)

@@ -26,6 +26,7 @@ from db import session
 import objects
 from objects import volume_list
 from objects import volume_type as type_obj
+from volapi.volume import claims
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
@@ -114,8 +115,10 @@ def _upsert_admin_metadata(context, volume_id, key, value):
 
 def created(context, volume):
     """POST /volumes inserted ``volume`` in 'creating', with its workers row,
-    and committed: cast it to a worker."""
-    worker_client().create_volume(context, volume)
+    and committed: cast it to the worker of its pool (one that no pool
+    could hold is in 'error' already: nothing to do)."""
+    if volume.status == 'creating':
+        worker_client().create_volume(context, volume)
 
 
 def delete(context, volume, cascade=False, force=False, version=None):
@@ -197,7 +200,8 @@ roll_detaching = _simple('roll_detaching')
 def extend(context, volume_id, new_size, version=None, authorize=None):
     volume = on_volume(context, volume_id, lambda ctx, volume: [
         engine.prepare(ctx, 'extend', volume, version=version,
-                            new_size=new_size)], authorize)
+                            new_size=new_size),
+        lambda ctx: claims.resize_volume(ctx, volume, new_size)], authorize)
     worker_client().extend_volume(context, volume, new_size)
     return volume
 
@@ -324,6 +328,9 @@ def create_snapshot(context, volume, name=None, description=None,
             display_description=description,
             volume_type_id=volume.volume_type_id, created_at=now,
             deleted=False))
+        claims.claim_snapshot(ctx, objects.Snapshot(
+            ctx, id=snapshot_id, project_id=context.project_id,
+            user_id=context.user_id, volume_size=volume.size), volume)
         for key, value in (metadata or {}).items():
             _insert(ctx, models.SnapshotMetadata,
                     dict(snapshot_id=snapshot_id, key=key, value=value))

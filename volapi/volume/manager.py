@@ -137,7 +137,9 @@ class VolumeManager:
                 values = self.driver.create_cloned_volume(volume, source)
             else:
                 values = self.driver.create_volume(volume)
-            return dict(values or {}, host=self.host,
+            # The pool the API scheduled the volume to (older volumes:
+            # this worker's default pool).
+            return dict(values or {}, host=volume.host or self.host,
                         launched_at=timeutils.utcnow())
 
         self._operate(context, VOLUME, volume, 'creating', work,

@@ -20,6 +20,7 @@ from objects import volume_type as type_obj
 from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
+from volapi.api import quota_errors
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volumes as schemas
@@ -30,6 +31,7 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import placement_create
 from volapi.volume.transitions import engine
 
 CONF = volapi_conf.CONF
@@ -344,10 +346,6 @@ def _new_volume(context, spec):
     guards.insert(0, volume_type.guard_in_use)
     multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume_id = str(uuid.uuid4())
-    # The workers row goes in with the volume row, so a crash between the
-    # two can never leave a 'creating' volume that no cleanup would find.
-    guards.append(lambda: engine.track_worker(
-        context, 'volume', volume_id, 'creating'))
     volume = volume_obj.Volume(
         context, id=volume_id, user_id=context.user_id,
         project_id=context.project_id,
@@ -359,6 +357,21 @@ def _new_volume(context, spec):
         volume_type_id=volume_type.id, snapshot_id=snapshot_id,
         source_volid=source_volid, bootable=False, multiattach=multiattach,
         metadata=spec.get('metadata') or {}, deleted=False)
-    volume.create(guards)
+
+    def insert(claim, creating):
+        # The workers row goes in with the volume row, so a crash between
+        # the two can never leave a 'creating' volume that no cleanup
+        # would find.
+        track = [lambda: engine.track_worker(
+            context, 'volume', volume_id, 'creating')] if creating else []
+        volume.create([claim] + guards + track)
+
+    try:
+        placement_create.create(
+            context, volume, volume_type.extra_specs, insert,
+            source_host=placement_create.source_host(
+                context, snapshot_id, source_volid))
+    except placement_create.OverQuota as exc:
+        raise quota_errors.over_limit(exc) from None
     volume.volume_type = volume_type
     return volume

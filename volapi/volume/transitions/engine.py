@@ -16,6 +16,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+from volapi.volume import claims
 from volapi.volume.transitions import table
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -160,6 +161,7 @@ class Step:
             if t.lenient:
                 return False
             raise TransitionRefused(t, failure) from None
+        claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
             track_worker(context, t.resource, self.obj.id,
                          self.values['status'])
