@@ -135,14 +135,16 @@ class Pools(fixtures.Fixture):
     driver, ``[volume] file_pools`` as given), without the worker: volume
     creates are scheduled onto them and cast to that worker."""
 
-    def __init__(self, test, host='worker-1', file_pools=None):
+    def __init__(self, test, host='worker-1', **options):
         super().__init__()
-        self.test, self.host, self.file_pools = test, host, file_pools
+        self.test, self.host = test, host
+        # [volume] options: file_pools, max_over_subscription_ratio ...
+        self.options = options
 
     def _setUp(self):
         conf = self.test.config.conf
-        if self.file_pools is not None:
-            self.test.config.set('volume', file_pools=self.file_pools)
+        if self.options:
+            self.test.config.set('volume', **self.options)
         volumes_dir = self.useFixture(fixtures.TempDir()).path
         self.test.config.set('volume', volumes_dir=volumes_dir)
         self.driver = file_driver.FileDriver(conf)

@@ -15,6 +15,7 @@ from oslo_config import cfg
 from db import models
 from db import session
 from objects.placement import allocation_candidate as ac_obj
+from objects.placement import exception as placement_exc
 from volapi.volume import pools
 
 CONF = cfg.CONF
@@ -42,7 +43,11 @@ def candidate_hosts(context, size, extra_specs, zone):
         required_traits=[{name} for name in sorted(
             required_traits(extra_specs))],
         member_of=[{pools.zone_aggregate(zone)}] if zone else [])
-    candidates = ac_obj.get_candidates(context, {'': group})
+    try:
+        candidates = ac_obj.get_candidates(context, {'': group})
+    except placement_exc.TraitNotFound:
+        return []  # a trait no pool has, since no one ever made it
+
     free = {}
     for request in candidates.allocation_requests:
         for provider_uuid in request.allocations:
