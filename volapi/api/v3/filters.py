@@ -19,6 +19,7 @@ from db import models
 from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
+from volapi import request_text
 
 USER_FILTERS = ('name', 'status', 'metadata', 'bootable',
                 'migration_status', 'availability_zone', 'group_id', 'size')
@@ -126,8 +127,8 @@ def _typed(name, column, value):
     kind = COLUMN_TYPES[column]
     try:
         if kind is int:
-            number = int(value)
-            if not 0 <= number <= common.DB_MAX_INT:
+            number = request_text.integer(value)
+            if number is None or not 0 <= number <= common.DB_MAX_INT:
                 raise ValueError(value)
             return number
         if kind is bool:
@@ -136,7 +137,8 @@ def _typed(name, column, value):
             return timeutils.normalize_time(timeutils.parse_isotime(value))
     except ValueError:
         raise errors.BadRequest(
-            'Invalid input received: %s=%s' % (name, value)) from None
+            'Invalid input received: %s=%s'
+            % (name, request_text.excerpt(value))) from None
     return value
 
 
