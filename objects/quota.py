@@ -190,6 +190,43 @@ def usage(context, project_id):
     return {name: int(value) for name, value in row._mapping.items()}
 
 
+def _counted(project):
+    return {'volumes': _volumes_of(project),
+            'snapshots': _snapshots_of(project),
+            'gigabytes': placement_gigabytes(project)}
+
+
+def drift(context):
+    """(project, row's (volumes, snapshots, gigabytes), counted) of every
+    project whose row disagrees with what it holds."""
+    counted = _counted(USAGES.c.project_id)
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(sa.select(
+            USAGES.c.project_id, USAGES.c.volumes, USAGES.c.snapshots,
+            USAGES.c.gigabytes, *[value.label('counted_' + name)
+                                  for name, value in counted.items()])
+        ).all()
+    found = []
+    for row in rows:
+        stored = (row.volumes, row.snapshots, row.gigabytes)
+        actual = tuple(int(getattr(row, 'counted_' + name))
+                       for name in COUNTED)
+        if stored != actual:
+            found.append((row.project_id, stored, actual))
+    return found
+
+
+@db_api.retry_on_deadlock
+def recount(context, project_id):
+    """Repair: the project's row counted afresh (one statement, so what it
+    counts is one snapshot)."""
+    project = sa.bindparam('project', project_id)
+    with session.writer.connection.using(context) as conn:
+        conn.execute(USAGES.update().where(
+            USAGES.c.project_id == project_id).values(
+            updated_at=timeutils.utcnow(), **_counted(project)))
+
+
 # -- the compare-and-swap ------------------------------------------------------
 #
 # Built once: the changes and the request's size are bind parameters whose
@@ -295,6 +332,12 @@ def _over_quota(context, conf, project_id, condition, values):
 # Projects known to hold no volume without its allocation: remembered, as
 # the check that every volume has one reads all the project's volumes.
 _migrated = set()
+
+
+def forget_migrated():
+    """Forget which projects were found migrated (a database emptied, as
+    between tests)."""
+    _migrated.clear()
 
 
 def _has_unmigrated_volumes(context, project_id):

@@ -15,9 +15,14 @@ from db import api as db_api
 from db import conditions as cond
 from db import models
 from db import session
+from db import writes
 from objects import base
 from objects import fields
 from objects import service as service_obj
+
+
+# The ``workers`` row's resource_type for each resource (Cinder's names).
+RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
 
 
 @base.register
@@ -36,6 +41,33 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'cleaning': fields.BooleanField(),
         'race_preventer': fields.IntegerField(),
     }, **base.TIMESTAMP_FIELDS)
+
+    @classmethod
+    def track(cls, context, resource, resource_id, status):
+        """Inside the transaction that moves ``resource`` ('volume',
+        'snapshot') into the transient ``status``: upsert its row, unclaimed
+        (a worker claims it), not being cleaned. The caller's
+        compare-and-swap holds the resource's row, so no one else upserts
+        this one concurrently."""
+        now = timeutils.utcnow()
+        with session.writer.connection.using(context) as conn:
+            writes.upsert(
+                conn, cls.model.__table__,
+                {'resource_type': RESOURCE_TYPES[resource],
+                 'resource_id': resource_id},
+                {'status': status, 'service_id': None, 'cleaning': False,
+                 'updated_at': now},
+                on_insert={'race_preventer': 0, 'created_at': now},
+                increment=('race_preventer',))
+
+    @classmethod
+    def finish(cls, context, resource, resource_id):
+        """Inside the transaction that moves ``resource`` out of a transient
+        status: delete its row."""
+        with session.writer.connection.using(context) as conn:
+            conn.execute(_FINISH, {
+                'resource_type': RESOURCE_TYPES[resource],
+                'resource_id': resource_id})
 
     @classmethod
     def get_by_resource(cls, context, resource_type, resource_id):
@@ -141,6 +173,12 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query.order_by(workers.c.id)).mappings().all()
         return [cls._from_row(context, row) for row in rows]
+
+
+_WORKERS = models.Worker.__table__
+_FINISH = _WORKERS.delete().where(
+    _WORKERS.c.resource_type == sa.bindparam('resource_type'),
+    _WORKERS.c.resource_id == sa.bindparam('resource_id'))
 
 
 def stale_criterion(down_before, unclaimed_before=None, own_service_id=None,

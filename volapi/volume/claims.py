@@ -11,6 +11,9 @@ order, so two never wait for each other in a cycle.
 """
 from oslo_config import cfg
 
+from db import api as db_api
+from db import models
+from objects import message
 from objects import quota
 from objects.placement import allocation as alloc_obj
 from objects.placement import consumer as consumer_obj
@@ -49,6 +52,14 @@ def _write(context, consumer_id, host, size, project_id, user_id,
         raise NoRoom(host, 'no room for %d GiB' % size) from None
 
 
+def write_allocation(context, consumer_id, host, size, project_id, user_id,
+                     consumer_type):
+    """The allocation of a consumer that holds none yet (the online
+    migration's)."""
+    _write(context, consumer_id, host, size, project_id, user_id,
+           consumer_type, None)
+
+
 def _release(context, consumer_id):
     """Remove the consumer's allocations; the DISK_GB they held."""
     held = _held(context, consumer_id)
@@ -78,9 +89,13 @@ def claim_volume(context, volume):
 
 
 def count_volume(context, volume):
-    """A new volume that holds no pool (it goes to 'error' at once): it
-    counts against ``volumes`` only. OverQuota."""
+    """A new volume that no pool could hold (it is in 'error' at once): it
+    counts against ``volumes`` only, and a user message says why.
+    OverQuota."""
     quota.charge(context, CONF, volume.project_id, volumes=1)
+    message.record(context, volume.project_id, 'VOLUME', volume.id,
+                   message.SCHEDULE_ALLOCATE_VOLUME,
+                   message.NO_BACKEND_AVAILABLE)
 
 
 def resize_volume(context, volume, new_size, enforce=True):
@@ -113,16 +128,19 @@ def release_volume(context, volume):
 
 # -- snapshots -----------------------------------------------------------------
 
-def claim_snapshot(context, snapshot, volume):
+def claim_snapshot(context, snapshot):
     """A new snapshot: one more snapshot and its ``volume_size`` for the
     project, held on its volume's pool (as Cinder counts snapshot
-    gigabytes). OverQuota or NoRoom."""
-    on_pool = bool(volume.host) and bool(_held(context, volume.id))
+    gigabytes). OverQuota or NoRoom. The caller holds the volume's row."""
+    volume = db_api.read_columns(context, models.Volume, snapshot.volume_id,
+                                 ['host'])
+    host = volume and volume['host']
+    on_pool = bool(host) and bool(_held(context, snapshot.volume_id))
     quota.charge(context, CONF, snapshot.project_id, snapshots=1,
                  gigabytes=snapshot.volume_size if on_pool else 0)
     if not on_pool:
         return  # its volume holds no pool: neither does the snapshot
-    _write(context, snapshot.id, volume.host, snapshot.volume_size,
+    _write(context, snapshot.id, host, snapshot.volume_size,
            snapshot.project_id, snapshot.user_id, SNAPSHOT_CONSUMER, None)
 
 

@@ -2,7 +2,7 @@
 
 The volume row, its workers row, the project's quota usage and the
 volume's DISK_GB allocation on the chosen pool are written in ONE
-transaction (``insert``, the caller's, runs our claim first). The pools
+transaction (the 'create' transition's, see volapi.volume.claims). The pools
 tried are the scheduler's candidates, best first, or the source's pool
 for a volume made from a snapshot or another volume. A pool that fills
 before our claim lands (another create won the race) makes us try the
@@ -16,7 +16,6 @@ from oslo_log import log as logging
 from db import api as db_api
 from db import models
 from db import session
-from objects import message
 from objects import quota
 from volapi.volume import claims
 from volapi.volume import scheduler
@@ -40,21 +39,23 @@ def source_host(context, snapshot_id=None, source_volid=None):
     return row['host'] if row else None
 
 
-def _read_committed(context):
-    # Claims queue on the project's usage row and the pool's provider row:
-    # at READ COMMITTED (PostgreSQL) each statement sees what the claim it
-    # waited for committed, instead of failing and starting over.
+def read_committed(context):
+    """The first statement of a claim's transaction: claims queue on the
+    project's usage row and the pool's provider row, and at READ COMMITTED
+    (PostgreSQL) each statement sees what the claim it waited for
+    committed, instead of failing and starting over."""
     with session.writer.connection.using(context) as conn:
         session.read_committed(conn)
 
 
 def create(context, volume, extra_specs, insert, source_host=None):
-    """Insert ``volume`` ('creating', no host yet) on a pool.
+    """Insert ``volume`` (no host yet) on a pool.
 
-    ``insert(first, creating)`` runs one transaction: ``first()``, then
-    the caller's checks and the volume's rows (with its workers row only
-    if ``creating``). Sets ``volume.host``, or leaves the volume in
-    'error'. OverQuota if the project's quota refuses it."""
+    ``insert(name)`` runs the transaction that inserts the volume with
+    transition ``name``: 'create' (whose claim, volapi.volume.claims,
+    holds the pool ``volume.host`` names) or 'create_no_pool'. Leaves
+    ``volume.host`` set, or the volume in 'error'. OverQuota if the
+    project's quota refuses it."""
     if source_host:
         hosts = [source_host]
     else:
@@ -62,25 +63,13 @@ def create(context, volume, extra_specs, insert, source_host=None):
                                           volume.availability_zone)
     for host in hosts[:CONF.volume.claim_attempts]:
         volume.host = host
-
-        def claim():
-            _read_committed(context)
-            claims.claim_volume(context, volume)
         try:
-            insert(claim, True)
+            insert('create')
             return volume
         except claims.NoRoom as exc:
             LOG.info('volume %s: %s; trying the next pool', volume.id, exc)
     volume.host = None
-    volume.status = 'error'
-
-    def count():
-        _read_committed(context)
-        claims.count_volume(context, volume)
-        message.record(context, volume.project_id, 'VOLUME', volume.id,
-                       message.SCHEDULE_ALLOCATE_VOLUME,
-                       message.NO_BACKEND_AVAILABLE)
-    insert(count, False)
+    insert('create_no_pool')
     LOG.warning('volume %s: no pool can hold %d GiB; it is in error',
                 volume.id, volume.size)
     return volume
