@@ -23,13 +23,16 @@ from volapi.policies import quotas as policies
 
 CONF = cfg.CONF
 MAX_LIMIT = 2 ** 31 - 1
+# What clients send beside the limits (Cinder ignores them too).
+NON_QUOTA_KEYS = ('id', 'tenant_id', 'class_name')
 
 
 def _limits_from_body(body, key):
     if not isinstance(body, dict) or not isinstance(body.get(key), dict):
         raise errors.BadRequest("Missing required element '%s' in request "
                                 "body." % key)
-    wanted = {k: v for k, v in body[key].items() if k != 'id'}
+    wanted = {k: v for k, v in body[key].items()
+              if k not in NON_QUOTA_KEYS}
     bad = sorted(set(wanted) - set(quota.RESOURCES))
     if bad:
         raise errors.BadRequest('Bad key(s) in quota set: %s'
