@@ -66,16 +66,19 @@ class VolumeAttachment(base.VolapiPersistentObject,
         table = cls.model.__table__
         volumes = models.Volume.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
+        scope = []
         if project_id is not None:
-            query = query.where(sa.exists().where(
+            scope.append(sa.exists().where(
                 volumes.c.id == table.c.volume_id,
                 volumes.c.project_id == project_id))
+            query = query.where(*scope)
         if volume_id is not None:
             query = query.where(table.c.volume_id == volume_id)
         for column, value in (filters or {}).items():
             query = query.where(table.c[column] == value)
         query = pagination.paginate(context, table, query, limit, marker,
-                                    sort_keys, sort_dirs, offset)
+                                    sort_keys, sort_dirs, offset,
+                                    marker_scope=scope)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return [cls._from_row(context, row) for row in rows]

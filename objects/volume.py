@@ -8,7 +8,8 @@ from objects import metadata
 @base.register
 class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: cluster_name
+    VERSION = '1.1'
 
     model = models.Volume
 
@@ -17,6 +18,7 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'user_id': fields.StringField(nullable=True),
         'project_id': fields.StringField(nullable=True),
         'host': fields.StringField(nullable=True),
+        'cluster_name': fields.StringField(nullable=True),
         'size': fields.IntegerField(),
         'availability_zone': fields.StringField(nullable=True),
         'status': fields.StringField(),

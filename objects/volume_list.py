@@ -122,9 +122,12 @@ def get_all(context, project_id=None, filters=None, limit=None, marker=None,
     query = _filtered(
         sa.select(VOLUMES).where(VOLUMES.c.deleted == sa.false()),
         project_id, filters)
+    scope = [] if project_id is None else [VOLUMES.c.project_id ==
+                                           project_id]
     query = pagination.paginate(context, VOLUMES, query, limit=limit,
                                 marker=marker, sort_keys=sort_keys,
-                                sort_dirs=sort_dirs, offset=offset)
+                                sort_dirs=sort_dirs, offset=offset,
+                                marker_scope=scope)
     with session.reader.connection.using(context) as conn:
         rows = conn.execute(query).mappings().all()
     return [volume_from_row(context, row) for row in rows]

@@ -137,8 +137,10 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         from objects import pagination
         table = cls.model.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
+        scope = []
         if not include_private:
-            query = query.where(table.c.is_public == sa.true())
+            scope.append(table.c.is_public == sa.true())
+            query = query.where(*scope)
         elif is_public is not None:
             query = query.where(table.c.is_public == bool(is_public))
         specs = models.VolumeTypeExtraSpec.__table__
@@ -149,7 +151,8 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         query = pagination.paginate(
             context, table, query, limit=limit, marker=marker,
             sort_keys=sort_keys or ['created_at'],
-            sort_dirs=sort_dirs or ['asc'], offset=offset)
+            sort_dirs=sort_dirs or ['asc'], offset=offset,
+            marker_scope=scope)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return cls._load(context, rows)

@@ -9,6 +9,7 @@ that nobody claimed) is taken over by the cleanup with
 of two claimants exactly one wins.
 """
 import sqlalchemy as sa
+from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 from db import api as db_api
@@ -28,7 +29,8 @@ RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
 @base.register
 class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: arguments
+    VERSION = '1.1'
 
     model = models.Worker
 
@@ -40,14 +42,16 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'service_id': fields.IntegerField(nullable=True),
         'cleaning': fields.BooleanField(),
         'race_preventer': fields.IntegerField(),
+        'arguments': fields.StringField(nullable=True),
     }, **base.TIMESTAMP_FIELDS)
 
     @classmethod
-    def track(cls, context, resource, resource_id, status):
+    def track(cls, context, resource, resource_id, status, arguments=None):
         """Inside the transaction that moves ``resource`` ('volume',
         'snapshot') into the transient ``status``: upsert its row, unclaimed
-        (a worker claims it), not being cleaned. The caller's
-        compare-and-swap holds the resource's row, so no one else upserts
+        (a worker claims it), not being cleaned, with the operation's
+        ``arguments`` (a dict, kept so the operation can be re-driven). The
+        caller's compare-and-swap holds the resource's row, so no one else upserts
         this one concurrently."""
         now = timeutils.utcnow()
         with session.writer.connection.using(context) as conn:
@@ -56,6 +60,8 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                 {'resource_type': RESOURCE_TYPES[resource],
                  'resource_id': resource_id},
                 {'status': status, 'service_id': None, 'cleaning': False,
+                 'arguments': (jsonutils.dumps(arguments) if arguments
+                               else None),
                  'updated_at': now},
                 on_insert={'race_preventer': 0, 'created_at': now},
                 increment=('race_preventer',))
@@ -140,6 +146,26 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                              'service_id': self.service_id,
                              'race_preventer': self.race_preventer},
             filters=[cond.Filter(stale, 'must be work nobody alive holds')])
+
+    def take_over(self, stale, service_id):
+        """Take over this row to do its operation again (a re-drive): one
+        CAS that expects the holder and race_preventer this object loaded
+        and ``stale`` still to be true, and makes ``service_id`` the holder
+        of an ordinary claim (not ``cleaning``), so that the ending
+        transition proves it with :meth:`still_held` as any worker does.
+        A late message or a holder that comes back loses to it."""
+        return self.conditional_update(
+            {'service_id': service_id, 'cleaning': False,
+             'race_preventer': self.model.race_preventer + 1,
+             'updated_at': timeutils.utcnow()},
+            expected_values={'status': self.status,
+                             'service_id': self.service_id,
+                             'race_preventer': self.race_preventer},
+            filters=[cond.Filter(stale, 'must be work nobody alive holds')])
+
+    def argument_values(self):
+        """The operation's arguments (an extend's new_size ...), a dict."""
+        return jsonutils.loads(self.arguments) if self.arguments else {}
 
     @db_api.retry_on_deadlock
     def _delete(self, context):

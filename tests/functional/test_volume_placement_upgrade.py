@@ -1,5 +1,5 @@
-"""A database from before claims (schema revision 0003, volumes and
-snapshots without allocations) upgraded: the schema migrations, then
+"""A database from before claims (the schema revision before 0004, with
+volumes and snapshots without allocations) upgraded: the schema migrations, then
 ``db online_data_migrations`` gives every volume and snapshot its
 allocation, and ``placement audit`` finds nothing left; drift made later
 is found and repaired."""
@@ -21,7 +21,7 @@ from volapi.placement import online_migrations
 from volapi.volume import placement_audit
 from volapi.volume import pools
 
-BEFORE_CLAIMS = '0003_inventory_allocated'
+BEFORE_CLAIMS = '0010_clusters'
 POOL = 'worker-1@file#file'
 
 

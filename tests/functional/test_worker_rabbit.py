@@ -30,8 +30,8 @@ class RabbitTransportTest(test_rpc.TransportContract, base.TestCase):
         self.addCleanup(transport.cleanup)
         return transport
 
-    def serve(self, name):
-        return super().serve(self.topic.server(name))
+    def serve(self, name, recorder=None):
+        return super().serve(self.topic.server(name), recorder)
 
 
 @testtools.skipIf(RABBIT_URL is None, NO_RABBIT)

@@ -1,7 +1,7 @@
 """quota: limits and the per-project usage sums
 
 Revision ID: 0004_quota_limits
-Revises: 0003_inventory_allocated
+Revises: 0010_clusters
 Create Date: 2026-11-25
 
 ``quota_limits`` holds the limits an operator set: for a project
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0004_quota_limits'
-down_revision = '0003_inventory_allocated'
+down_revision = '0010_clusters'
 branch_labels = None
 depends_on = None
 

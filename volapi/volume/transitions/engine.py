@@ -148,6 +148,8 @@ class Step:
     # Whether ``obj`` is to hold what was written (values computed in SQL
     # cost one more SELECT to learn).
     reflect: bool = True
+    # What the workers row keeps of the parameters (table.WORKER_ARGUMENTS).
+    arguments: dict = None
 
     def execute(self, context):
         """The compare-and-swap (or, for a ``creates`` transition, the
@@ -172,7 +174,7 @@ class Step:
         claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
             worker_obj.Worker.track(context, t.resource, self.obj.id,
-                                    self.values['status'])
+                                    self.values['status'], self.arguments)
         elif t.workers_row == 'finish':
             worker_obj.Worker.finish(context, t.resource, self.obj.id)
         return True
@@ -216,7 +218,10 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
         resolved = _resolve(value, obj, params)
         if resolved is not _SKIP:
             values[field] = resolved
-    return Step(transition, obj, values, conditions, reflect)
+    arguments = {k: params[k] for k in table.WORKER_ARGUMENTS.get(name, ())
+                 if k in params}
+    return Step(transition, obj, values, conditions, reflect,
+                arguments or None)
 
 
 def run(context, *actions):

@@ -437,6 +437,7 @@ TABLE = [
         source=('creating',),
         values={'status': 'available',
                 'host': Param('host', optional=True),
+                'cluster_name': Param('cluster_name', optional=True),
                 'provider_location': Param('provider_location',
                                            optional=True),
                 'launched_at': Param('launched_at', default=NOW)},
@@ -505,6 +506,13 @@ TABLE = [
 ]
 
 TRANSITIONS = {t.name: t for t in TABLE}
+
+# What the ``workers`` row of an operation keeps of its parameters (they are
+# not in the resource's row until it ends), so that a peer can re-drive it.
+WORKER_ARGUMENTS = {
+    'extend': ('new_size',),
+    'retype': ('new_type_id',),
+}
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
 # transition that repairs its resource. For 'deleting' the cleanup may
