@@ -5,7 +5,9 @@
 """
 import sqlalchemy as sa
 from oslo_serialization import jsonutils
+from oslo_utils import timeutils
 
+from db import api as db_api
 from db import models
 from db import session
 from objects import base
@@ -41,6 +43,18 @@ class VolumeAttachment(base.VolapiPersistentObject,
     def connection_info_dict(self):
         return (jsonutils.loads(self.connection_info)
                 if self.connection_info else None)
+
+    @classmethod
+    def remove_all(cls, context, volume_id):
+        """Soft-delete every attachment of the volume (its reset to
+        'detached'), in the caller's transaction: one compare-and-swap of
+        the live rows."""
+        now = timeutils.utcnow()
+        db_api.conditional_update(
+            context, cls.model,
+            {'attach_status': 'detached', 'detach_time': now,
+             'deleted': True, 'deleted_at': now},
+            {'volume_id': volume_id})
 
     @classmethod
     def get_all(cls, context, project_id=None, volume_id=None, filters=None,

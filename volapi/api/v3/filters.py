@@ -15,7 +15,7 @@ import datetime
 from oslo_utils import strutils
 from oslo_utils import timeutils
 
-from db import models
+from objects import volume_list
 from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
@@ -27,13 +27,11 @@ LEGACY_USER_FILTERS = ('name', 'status', 'metadata', 'availability_zone',
                        'bootable', 'group_id')
 NOT_FILTERS = ('limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir',
                'with_count', 'all_tenants')
-COLUMNS = {column.key for column in models.Volume.__table__.c} - {
-    'deleted', 'deleted_at'}
+COLUMNS = set(volume_list.COLUMN_TYPES) - {'deleted', 'deleted_at'}
 RENAMED = {'name': 'display_name', 'description': 'display_description'}
 # The Python type of each column: a filter value is converted to it here,
 # as PostgreSQL rejects a string compared with a non-string column.
-COLUMN_TYPES = {column.key: column.type.python_type
-                for column in models.Volume.__table__.c}
+COLUMN_TYPES = volume_list.COLUMN_TYPES
 
 
 class VolumeQuery:
