@@ -26,6 +26,7 @@ from db import session
 import objects
 from objects import volume_list
 from objects import volume_type as type_obj
+from volapi.volume import cluster
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
@@ -58,6 +59,11 @@ class InvalidRequest(Exception):
 class BackendError(Exception):
     """A worker call failed; the state change was rolled back (or, where
     the message says so, left for the caller to undo)."""
+
+
+class WorkerUnavailable(BackendError):
+    """No live worker serves the volume (HTTP 503): none heartbeats, or
+    none answered in time. Nothing was changed."""
 
 
 # -- loading what a request names ---------------------------------------------
@@ -399,14 +405,19 @@ def attachment_create(context, volume, instance_uuid, connector=None,
 
 
 def _connect(context, volume, attachment, connector):
+    if not cluster.has_live_member(context, volume):
+        raise WorkerUnavailable('Unable to initialize the connection to '
+                                'volume %s: no volume worker serving it is '
+                                'up.' % volume.id)
     try:
         info = worker_client().initialize_connection(context, volume,
                                                      connector)
     except oslo_messaging.MessagingTimeout:
-        LOG.exception('initialize_connection of volume %s timed out',
-                      volume.id)
-        raise BackendError('Unable to initialize the connection to volume '
-                           '%s: no volume worker answered.' % volume.id)
+        LOG.warning('initialize_connection of volume %s timed out',
+                    volume.id)
+        raise WorkerUnavailable('Unable to initialize the connection to '
+                                'volume %s: no volume worker answered.'
+                                % volume.id)
     except Exception as e:
         LOG.exception('initialize_connection of volume %s failed', volume.id)
         # The worker's own words stay in its log: they name paths.
