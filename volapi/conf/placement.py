@@ -20,6 +20,10 @@ placement_opts = [
                default='00000000-0000-0000-0000-000000000000',
                help='User recorded for consumers whose allocations were '
                     'written without one (before microversion 1.8).'),
+    cfg.BoolOpt('randomize_allocation_candidates', default=False,
+                help='With a limit on GET /allocation_candidates, return a '
+                     'random sample of the candidates instead of the first '
+                     'ones; without, return them in random order.'),
 ]
 
 

@@ -38,6 +38,8 @@ def translated():
         raise errors.NotFound(str(e)) from None
     except volume_api.InvalidRequest as e:
         raise errors.BadRequest(str(e)) from None
+    except volume_api.ReferenceNotFound as e:
+        raise errors.NotFound(str(e)) from None
     except volume_api.WorkerUnavailable as e:
         raise WorkerUnavailable(str(e)) from None
     except volume_api.BackendError as e:
