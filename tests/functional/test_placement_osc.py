@@ -143,3 +143,20 @@ class TestOpenStackClient(base.PlacementTestCase):
                           rp['uuid'], '-f', 'json')
         self.assertEqual({'VCPU': 0, 'DISK_GB': 0},
                          {u['resource_class']: u['usage'] for u in usages})
+
+    def test_allocation_candidate_list(self):
+        self.osc('trait', 'create', 'CUSTOM_X', version='1.6')
+        wanted = self.osc('resource', 'provider', 'create', 'wanted', '-f',
+                          'json', version='1.20')['uuid']
+        other = self.osc('resource', 'provider', 'create', 'other', '-f',
+                         'json', version='1.20')['uuid']
+        for uuid in (wanted, other):
+            self.osc('resource', 'provider', 'inventory', 'set', uuid,
+                     '--resource', 'DISK_GB=100', version='1.17')
+        self.osc('resource', 'provider', 'trait', 'set', wanted,
+                 '--trait', 'CUSTOM_X', version='1.6')
+        found = self.osc('allocation', 'candidate', 'list', '--resource',
+                         'DISK_GB=10', '--required', 'CUSTOM_X', '-f',
+                         'json', version='1.17')
+        self.assertEqual([wanted], [c['resource provider'] for c in found])
+        self.assertEqual(['DISK_GB=10'], [c['allocation'] for c in found])

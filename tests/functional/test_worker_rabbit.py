@@ -13,6 +13,7 @@ from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
 from tests.unit import test_rpc
 from volapi.volume import api as volume_api
+from volapi.volume import snapshots as snapshot_api
 from volapi.volume import worker as volume_worker
 
 RABBIT_URL = volapi_fixtures.rabbit_url()
@@ -29,8 +30,8 @@ class RabbitTransportTest(test_rpc.TransportContract, base.TestCase):
         self.addCleanup(transport.cleanup)
         return transport
 
-    def serve(self, name):
-        return super().serve(self.topic.server(name))
+    def serve(self, name, recorder=None):
+        return super().serve(self.topic.server(name), recorder)
 
 
 @testtools.skipIf(RABBIT_URL is None, NO_RABBIT)
@@ -76,15 +77,15 @@ class RabbitWorkerTest(base.DatabaseTestCase):
                           'data': {'device_path': volume.provider_location}},
                          info)
 
-        snapshot = volume_api.create_snapshot(self.context, volume)
+        snapshot = snapshot_api.create(self.context, volume.id)
         self.wait_for(snapshot, 'available')
         self.assertTrue(os.path.exists(snapshot.provider_location))
-        volume_api.delete_snapshot(self.context, snapshot)
+        snapshot_api.delete(self.context, snapshot.id)
         snapshot = objects.Snapshot.get_by_id(self.context, snapshot.id,
                                               include_deleted=True)
         self.wait_for(snapshot, 'deleted')
 
-        volume_api.delete(self.context, volume)
+        volume_api.delete(self.context, volume.id)
         volume = objects.Volume.get_by_id(self.context, volume.id,
                                           include_deleted=True)
         self.wait_for(volume, 'deleted')
@@ -99,3 +100,21 @@ class RabbitWorkerTest(base.DatabaseTestCase):
                               self.context, volume, {'host': 'compute-1'})
         self.assertEqual('VolumeDriverError', e.exc_type)
         self.assertIn('has no file', e.value)
+
+
+class UnreachableBrokerTest(base.DatabaseTestCase):
+    """A tracked cast to a broker that does not answer gives up after a
+    bounded number of attempts instead of holding the request: its
+    workers row is re-driven by the reconciliation (test_reconciler)."""
+
+    def test_cast_gives_up_and_leaves_the_row(self):
+        self.config.set(transport_url='rabbit://guest:guest@127.0.0.1:%d/'
+                        % wf.free_port())
+        wf.forget_clients()
+        self.addCleanup(wf.forget_clients)
+        volume = wf.make_volume(self.context)
+        started = time.monotonic()
+        volume_api.worker_client().create_volume(self.context, volume)
+        self.assertLess(time.monotonic() - started, 30)
+        row = wf.worker_row(self.context, 'volume', volume.id)
+        self.assertEqual(('creating', None), (row.status, row.service_id))

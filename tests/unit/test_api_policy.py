@@ -1,6 +1,7 @@
 """The volume API's default policies and the remembered decisions."""
 import os
-import tempfile
+
+import fixtures
 
 import fixtures
 
@@ -76,7 +77,7 @@ class PolicyFileTest(base.TestCase):
             _context(roles=['superuser']), 'workers:cleanup'))
 
     def test_a_changed_file_changes_decisions(self):
-        directory = tempfile.mkdtemp()
+        directory = self.useFixture(fixtures.TempDir()).path
         path = os.path.join(directory, 'policy.yaml')
         with open(path, 'w') as f:
             f.write('"volume:get_all": "role:reader"\n')

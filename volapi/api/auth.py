@@ -1,7 +1,8 @@
 """Who is asking: the request context, from noauth tokens or keystone.
 
 noauth (the default) reads Cinder's token ``X-Auth-Token: user:project``
-(a token without ``:`` is both user and project) and, like Cinder, answers
+(a token without ``:`` is both user and project; ``volapi.noauth`` refuses
+what is not a sane identifier with a 401) and, like Cinder, answers
 a request without a token with 204 and a token to use. Unlike Cinder, whose
 noauth makes every caller an administrator, only the user ``admin`` or a
 caller with the role ``admin`` in ``X-Roles`` is one here, so that tenant
@@ -13,6 +14,7 @@ keystone: keystonemiddleware's auth_token validates the token and sets the
 from volapi.api import errors
 from volapi.api import policy
 from volapi import context as volapi_context
+from volapi import noauth
 
 CONTEXT_KEY = 'volapi.context'
 
@@ -38,6 +40,10 @@ class NoAuth:
         if token is None:
             user_id = environ.get('HTTP_X_AUTH_USER', 'admin')
             project_id = environ.get('HTTP_X_AUTH_PROJECT_ID', 'admin')
+            if not (noauth.is_identifier(user_id) and
+                    noauth.is_identifier(project_id)):
+                return errors.wsgi_fault(start_response, 401,
+                                         noauth.REFUSED_MESSAGE)
             url = environ.get('wsgi.url_scheme', 'http') + '://' + \
                 environ.get('HTTP_HOST', '') + environ.get('SCRIPT_NAME', '')\
                 + environ.get('PATH_INFO', '')
@@ -47,9 +53,13 @@ class NoAuth:
                  url.rstrip('/') + '/' + project_id),
                 ('Content-Type', 'text/plain'), ('Content-Length', '0')])
             return [b'']
-        user_id, _sep, project_id = token.partition(':')
+        identity = noauth.parse_token(token)
+        if identity is None:
+            return errors.wsgi_fault(start_response, 401,
+                                     noauth.REFUSED_MESSAGE)
+        user_id, project_id = identity
         environ['HTTP_X_USER_ID'] = user_id
-        environ['HTTP_X_PROJECT_ID'] = project_id or user_id
+        environ['HTTP_X_PROJECT_ID'] = project_id
         if user_id == 'admin':
             roles = environ.get('HTTP_X_ROLES', '')
             if 'admin' not in [r.strip() for r in roles.split(',')]:

@@ -26,6 +26,10 @@ placement_opts = [
                     'or /reshaper moving some ten thousand consumers; the '
                     'volume API has [oslo_middleware] '
                     'max_request_body_size.'),
+    cfg.BoolOpt('randomize_allocation_candidates', default=False,
+                help='With a limit on GET /allocation_candidates, return a '
+                     'random sample of the candidates instead of the first '
+                     'ones; without, return them in random order.'),
 ]
 
 

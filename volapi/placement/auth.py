@@ -6,6 +6,9 @@ from which ``volapi.placement.context`` makes the request context.
 """
 import webob.exc
 
+from volapi import noauth
+from volapi.placement import util
+
 ROOT_PATHS = ('/', '')
 
 
@@ -32,11 +35,16 @@ class NoAuthMiddleware:
         if environ.get('PATH_INFO', '') in ROOT_PATHS:
             return self.application(environ, start_response)
         token = environ.get('HTTP_X_AUTH_TOKEN')
-        if token is None:
-            return webob.exc.HTTPUnauthorized()(environ, start_response)
-        user_id, _sep, project_id = token.partition(':')
+        identity = None if token is None else noauth.parse_token(token)
+        if identity is None:
+            # In placement's error format, as every other 4xx.
+            refusal = webob.exc.HTTPUnauthorized(
+                None if token is None else noauth.REFUSED_MESSAGE)
+            util.as_error_response(refusal, environ)
+            return refusal(environ, start_response)
+        user_id, project_id = identity
         environ['HTTP_X_USER_ID'] = user_id
-        environ['HTTP_X_PROJECT_ID'] = project_id or user_id
+        environ['HTTP_X_PROJECT_ID'] = project_id
         environ['HTTP_X_ROLES'] = 'admin' if user_id == 'admin' else ''
         return self.application(environ, start_response)
 

@@ -88,6 +88,9 @@ ROUTE_DECLARATIONS = {
     '/reshaper': {
         'POST': 'reshaper.reshape',
     },
+    '/allocation_candidates': {
+        'GET': 'allocation_candidate.list_allocation_candidates',
+    },
 }
 
 _ITEM = re.compile(r'\{(\w+)\}')

@@ -13,6 +13,7 @@ from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import schema_check
 from volapi import json_depth
+from volapi import request_text
 
 # Where the application leaves things in the WSGI environ.
 ENV_ERROR_CODE = 'placement.error_code'
@@ -72,7 +73,7 @@ def json_error_formatter(body, status, title, environ):
     ``code`` appears from 1.23 on; the 406 of a refused microversion also
     names the versions on offer.
     """
-    body = webob.exc.strip_tags(body)
+    body = request_text.bounded(webob.exc.strip_tags(body))
     status_code = int(status.split(None, 1)[0])
     error = {'status': status_code, 'title': title, 'detail': body}
     version = environ.get(microversion.MICROVERSION_ENVIRON)
@@ -125,22 +126,9 @@ def _refuse_constant(name):
 
 
 def _check_storable(data, message):
-    if isinstance(data, str):
-        if '\x00' in data:
-            raise webob.exc.HTTPBadRequest(
-                message % ('%r contains a NUL character' % data))
-        try:
-            data.encode('utf-8')
-        except UnicodeEncodeError:
-            raise webob.exc.HTTPBadRequest(
-                message % ('%r is not valid Unicode' % data))
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            _check_storable(key, message)
-            _check_storable(value, message)
-    elif isinstance(data, list):
-        for value in data:
-            _check_storable(value, message)
+    problem = request_text.unstorable_message(data)
+    if problem:
+        raise webob.exc.HTTPBadRequest(message % problem)
 
 
 _validators = {}
@@ -308,83 +296,125 @@ def normalize_resources_qs_param(value):
     return result
 
 
-def normalize_traits_qs_param(value, allow_forbidden=False):
-    """``A,!B`` -> {'A', '!B'}; a leading ``!`` only if allowed."""
-    traits = {part.strip() for part in value.split(',')}
-    form = 'HW_CPU_X86_VMX,!CUSTOM_MAGIC' if allow_forbidden \
-        else 'HW_CPU_X86_VMX,CUSTOM_MAGIC'
-    if not all(t and (allow_forbidden or not t.startswith('!'))
-               for t in traits):
+def normalize_traits_qs_param(value, allow_forbidden=False,
+                              allow_any_traits=False):
+    """One ``required`` value as (list of sets of names, each "any of";
+    set of forbidden names): ``A,!B`` or (``allow_any_traits``) ``in:A,B``.
+    Placement strips any number of leading ``!`` from a forbidden name."""
+    if value.startswith('in:'):
+        if not allow_any_traits:
+            raise webob.exc.HTTPBadRequest(
+                "Invalid query string parameters: The format "
+                "'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' only supported since "
+                "microversion 1.39. Got: %s" % value)
+        any_traits = {part.strip() for part in value[3:].split(',')}
+        if not all(any_traits):
+            raise webob.exc.HTTPBadRequest(
+                "Invalid query string parameters: Expected 'required' "
+                "parameter value of the form: in:HW_CPU_X86_VMX,"
+                "CUSTOM_MAGIC. Got an empty trait in: %s" % value)
+        if any(name.startswith('!') for name in any_traits):
+            raise webob.exc.HTTPBadRequest(
+                "Invalid query string parameters: The format "
+                "'in:HW_CPU_X86_VMX,CUSTOM_MAGIC' does not support "
+                "forbidden traits. Got: %s" % value)
+        return [any_traits], set()
+    names = [part.strip() for part in value.split(',')]
+    forbidden = {n.lstrip('!') for n in names if n.startswith('!')}
+    if not all(names) or not all(forbidden):
+        form = 'HW_CPU_X86_VMX,!CUSTOM_MAGIC' if allow_forbidden \
+            else 'HW_CPU_X86_VMX,CUSTOM_MAGIC'
         raise webob.exc.HTTPBadRequest(
-            "Invalid query string parameters: Expected 'required' parameter "
-            "value of the form: %s. Got: %s" % (form, value))
-    return traits
+            "Invalid query string parameters: Expected 'required' "
+            "parameter value of the form: %s. Got an empty trait in: %s"
+            % (form, value))
+    if forbidden and not allow_forbidden:
+        raise webob.exc.HTTPBadRequest(
+            "Invalid query string parameters: Expected 'required' "
+            "parameter value of the form: HW_CPU_X86_VMX,CUSTOM_MAGIC. "
+            "Got: %s" % value)
+    return [{n} for n in names if not n.startswith('!')], forbidden
 
 
-def normalize_required_traits(req):
-    """The ``required`` parameter(s) of a request at its version, as
-    (list of sets of trait names, each "any of"; set of forbidden names).
+def normalize_required_traits(req, suffix=''):
+    """The ``required<suffix>`` parameter(s) of a request at its version,
+    as (list of sets of trait names, each "any of"; set of forbidden
+    names).
 
     1.18: names, all required; 1.22: ``!NAME`` forbids; 1.39: the
-    parameter may repeat and ``in:A,B`` requires any of A and B.
+    parameter may repeat (before, the last one counts) and ``in:A,B``
+    requires any of A and B.
     """
     version = req.version
     allow_forbidden = version.matches((1, 22))
-    if not version.matches((1, 39)):
-        values = [req.GET['required']]
-    else:
-        values = req.GET.getall('required')
+    allow_any_traits = version.matches((1, 39))
+    values = req.GET.getall('required' + suffix)
+    if not allow_any_traits:
+        values = values[-1:]
     required, forbidden = [], set()
     for value in values:
-        if version.matches((1, 39)) and value.startswith('in:'):
-            names = [n.strip() for n in value[3:].split(',')]
-            if not all(names) or any(n.startswith('!') for n in names):
-                raise webob.exc.HTTPBadRequest(
-                    "Invalid query string parameters: Expected 'required' "
-                    "parameter value of the form: in:HW_CPU_X86_VMX,"
-                    "CUSTOM_MAGIC. Got an empty trait name or a forbidden "
-                    "trait: %s" % value)
-            required.append(set(names))
-            continue
-        for name in normalize_traits_qs_param(value, allow_forbidden):
-            if name.startswith('!'):
-                forbidden.add(name[1:])
-            else:
-                required.append({name})
+        names, not_names = normalize_traits_qs_param(
+            value, allow_forbidden, allow_any_traits)
+        required += names
+        forbidden |= not_names
     return required, forbidden
 
 
-def normalize_member_of_qs_params(req):
-    """The ``member_of`` parameter(s): (list of sets of aggregate uuids,
-    each "in any of"; set of forbidden aggregate uuids).
+def normalize_member_of_qs_params(req, suffix=''):
+    """The ``member_of<suffix>`` parameter(s): (list of sets of aggregate
+    uuids, each "in any of"; set of forbidden aggregate uuids).
 
     1.3: one ``UUID`` or ``in:UUID,UUID``; 1.24: repeatable; 1.32:
     ``!UUID`` / ``!in:UUID,UUID`` forbid."""
     version = req.version
-    values = req.GET.getall('member_of')
+    values = req.GET.getall('member_of' + suffix)
     if not version.matches((1, 24)) and len(values) > 1:
         raise webob.exc.HTTPBadRequest(
-            'Multiple member_of parameters are not supported')
+            'Multiple member_of%s parameters are not supported' % suffix)
     allow_forbidden = version.matches((1, 32))
     required, forbidden = [], set()
     for value in values:
-        negated = allow_forbidden and value.startswith('!')
-        if negated:
-            value = value[1:]
-        if ',' in value and not value.startswith('in:'):
-            keyword = "'in:' or '!in:'" if allow_forbidden else "'in:'"
-            raise webob.exc.HTTPBadRequest(
-                "Multiple values for 'member_of' must be prefixed with the "
-                "%s keyword. Got: %s" % (keyword, value))
-        uuids = set(value[3:].split(',')) if value.startswith('in:') \
-            else {value}
-        for uuid in uuids:
-            if not uuidutils.is_uuid_like(uuid):
-                raise webob.exc.HTTPBadRequest(
-                    "Invalid query string parameters: Expected 'member_of' "
-                    "parameter to contain valid UUID(s). Got: %s" % uuid)
-        if negated:
-            forbidden |= uuids
-        else:
+        uuids, not_uuids = _member_of_value(value)
+        if uuids:
             required.append(uuids)
+        if not_uuids:
+            if not allow_forbidden:
+                raise webob.exc.HTTPBadRequest(
+                    'Forbidden member_of%s parameters are not supported '
+                    'in the specified microversion' % suffix)
+            forbidden |= not_uuids
     return required, forbidden
+
+
+def _member_of_value(value):
+    if ',' in value and not (value.startswith('in:')
+                             or value.startswith('!in:')):
+        raise webob.exc.HTTPBadRequest(
+            "Multiple values for 'member_of' must be prefixed with the "
+            "'in:' or '!in:' keyword using the valid microversion. Got: %s"
+            % value)
+    required = forbidden = set()
+    if value.startswith('!in:'):
+        forbidden = set(value[4:].split(','))
+    elif value.startswith('!'):
+        forbidden = {value[1:]}
+    elif value.startswith('in:'):
+        required = set(value[3:].split(','))
+    else:
+        required = {value}
+    for uuid in required | forbidden:
+        if not uuidutils.is_uuid_like(uuid):
+            raise webob.exc.HTTPBadRequest(
+                "Invalid query string parameters: Expected 'member_of' "
+                "parameter to contain valid UUID(s). Got: %s" % uuid)
+    return required, forbidden
+
+
+def normalize_in_tree_qs_param(value):
+    """An ``in_tree`` value: a provider uuid."""
+    uuid = value.strip()
+    if not uuidutils.is_uuid_like(uuid):
+        raise webob.exc.HTTPBadRequest(
+            "Invalid query string parameters: Expected 'in_tree' parameter "
+            "to be a format of uuid. Got: %s" % value)
+    return uuid

@@ -14,3 +14,6 @@ CONSUMER_TYPE_GET_PATTERN = '%s|^all|^unknown$' % CONSUMER_TYPE_PATTERN
 MAX_INT = 2147483647
 # The largest single-precision float, the bound of allocation_ratio.
 SQL_SP_FLOAT_MAX = 3.40282e+38
+# Request group suffixes: numbers (1.25), then names (1.33).
+GROUP_PAT = r'[1-9][0-9]*'
+GROUP_PAT_1_33 = r'[a-zA-Z0-9_-]{1,64}'

@@ -7,8 +7,8 @@ Failures raise db.exceptions: :class:`TransitionRefused` (a
 ConditionNotMet), NotFound or ConcurrentUpdate.
 """
 import dataclasses
-import functools
 
+import sqlalchemy as sa
 from oslo_utils import timeutils
 
 from db import api as db_api
@@ -16,6 +16,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+from objects import worker as worker_obj
 from volapi.volume.transitions import table
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -72,9 +73,10 @@ def check_allowed(context, transition, version):
         raise NotAllowed(transition)
 
 
-def _resolve(value, obj, params):
-    """A table value with its Params/Loaded/NOW replaced for this call;
-    ``_SKIP`` for an optional Param not given."""
+def _resolve(value, obj, params, key):
+    """A table value with its Params/Loaded/NOW/Computed replaced for this
+    call; ``_SKIP`` for an optional Param not given. ``key`` names the
+    value's place in the table (the cache key of a Computed's SQL)."""
     if isinstance(value, Param):
         if value.name in params:
             return params[value.name]
@@ -82,24 +84,37 @@ def _resolve(value, obj, params):
             return _SKIP
         if value.default is REQUIRED:
             raise TypeError('transition needs the parameter %r' % value.name)
-        return _resolve(value.default, obj, params)
+        return _resolve(value.default, obj, params, key)
     if isinstance(value, Loaded):
         return _db_value(getattr(obj, value.field))
     if value is NOW:
         return timeutils.utcnow()
     if isinstance(value, Computed):
-        return _static_sql(value) if value.static else value.build(params)
+        return _sql(key, value, params)
     if isinstance(value, cond.Not):
-        return cond.Not(_resolve(value.value, obj, params), value.auto_none)
+        return cond.Not(_resolve(value.value, obj, params, key),
+                        value.auto_none)
     return value
 
 
 _SKIP = object()
+# Bind parameters of a Computed or Criterion: named apart from the columns
+# that an UPDATE sets (SQLAlchemy reserves those names).
+_BOUND = 'p_'
 
 
-@functools.lru_cache(maxsize=None)
-def _static_sql(computed):
-    return computed.build({})
+def _sql(key, block, params):
+    """The SQL of a Computed or Criterion for this call, as db.conditions.Sql:
+    keyed by its place in the table and its shaped params' values, built
+    only if db.statements has no statement of that key yet."""
+    def build():
+        built = {name: params.get(name) for name in block.shaped}
+        built.update((name, sa.bindparam(_BOUND + name))
+                     for name in block.bound)
+        return block.build(built)
+    return cond.Sql(key + tuple(params.get(name) for name in block.shaped),
+                    build,
+                    {_BOUND + name: params[name] for name in block.bound})
 
 
 def _db_value(value):
@@ -121,13 +136,6 @@ def source_condition(transition, params, version):
             statuses += [s for s in also.statuses if s not in statuses]
     field = 'attach_status' if transition.resource == 'attachment' \
         else 'status'
-    return _source_condition(field, tuple(statuses), tuple(flagged))
-
-
-@functools.lru_cache(maxsize=None)
-def _source_condition(field, statuses, flagged):
-    # One object per distinct condition: db.api caches the statement of a
-    # condition class of its own by the object's identity.
     if flagged:
         return cond.SourceStatus(field, statuses, flagged)
     return cond.Expect(field, statuses[0] if len(statuses) == 1
@@ -146,39 +154,48 @@ class Step:
     # Whether ``obj`` is to hold what was written (values computed in SQL
     # cost one more SELECT to learn).
     reflect: bool = True
+    # What the workers row keeps of the parameters (table.WORKER_ARGUMENTS).
+    arguments: dict = None
 
     def execute(self, context):
-        """The compare-and-swap and its workers-row bookkeeping; must run
-        inside a transaction (see :func:`run`). True if the row changed;
-        False only for a lenient transition whose condition failed."""
+        """The compare-and-swap (or, for a ``creates`` transition, the
+        insert) and its workers-row bookkeeping; must run inside a
+        transaction (see :func:`run`). True if the row changed; False only
+        for a lenient transition whose condition failed."""
         t = self.transition
-        try:
-            self.obj.conditional_update_or_raise(
-                dict(self.values), expected_values={},
-                filters=list(self.conditions), reflect_changes=self.reflect)
-        except db_exc.ConditionNotMet as failure:
-            if t.lenient:
-                return False
-            raise TransitionRefused(t, failure) from None
+        if t.creates:
+            for field, value in self.values.items():
+                setattr(self.obj, field, value)
+            self.obj.create()
+        else:
+            try:
+                self.obj.conditional_update_or_raise(
+                    dict(self.values), expected_values={},
+                    filters=list(self.conditions),
+                    reflect_changes=self.reflect)
+            except db_exc.ConditionNotMet as failure:
+                if t.lenient:
+                    return False
+                raise TransitionRefused(t, failure) from None
         if t.workers_row == 'track':
-            track_worker(context, t.resource, self.obj.id,
-                         self.values['status'])
+            worker_obj.Worker.track(context, t.resource, self.obj.id,
+                                    self.values['status'], self.arguments)
         elif t.workers_row == 'finish':
-            finish_worker(context, t.resource, self.obj.id)
+            worker_obj.Worker.finish(context, t.resource, self.obj.id)
         return True
 
 
-def _requirement_condition(requirement, obj, params):
+def _requirement_condition(requirement, obj, params, key):
     if isinstance(requirement, Bound):
         return cond.LessThan(requirement.field,
-                             _resolve(requirement.bound, obj, params))
+                             _resolve(requirement.bound, obj, params, key))
     if isinstance(requirement, Unchanged):
-        return cond.Expect(requirement.field,
-                           _resolve(Loaded(requirement.field), obj, params))
-    criterion = requirement.build(params)
-    if criterion is None:
+        return cond.Expect(requirement.field, _resolve(
+            Loaded(requirement.field), obj, params, key))
+    if requirement.applies is not None and not requirement.applies(params):
         return None
-    return cond.Filter(criterion, requirement.text % params)
+    return cond.Filter(_sql(key, requirement, params),
+                       requirement.text % params)
 
 
 def prepare(context, name, obj, version=None, reflect=True, **params):
@@ -196,17 +213,22 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
     if source is not None:
         conditions.append(source)
     for field, value in transition.expect.items():
-        conditions.append(cond.Expect(field, _resolve(value, obj, params)))
-    for requirement in transition.requires:
-        condition = _requirement_condition(requirement, obj, params)
+        conditions.append(cond.Expect(field, _resolve(
+            value, obj, params, (name, 'expect', field))))
+    for i, requirement in enumerate(transition.requires):
+        condition = _requirement_condition(requirement, obj, params,
+                                           (name, 'requires', i))
         if condition is not None:
             conditions.append(condition)
     values = {}
     for field, value in transition.values.items():
-        resolved = _resolve(value, obj, params)
+        resolved = _resolve(value, obj, params, (name, 'values', field))
         if resolved is not _SKIP:
             values[field] = resolved
-    return Step(transition, obj, values, conditions, reflect)
+    arguments = {k: params[k] for k in table.WORKER_ARGUMENTS.get(name, ())
+                 if k in params}
+    return Step(transition, obj, values, conditions, reflect,
+                arguments or None)
 
 
 def run(context, *actions):
@@ -270,36 +292,3 @@ def apply(context, name, obj, version=None, **params):
     False only for a lenient transition that did nothing."""
     step = prepare(context, name, obj, version=version, **params)
     return run(context, step)[0]
-
-
-# -- workers rows -------------------------------------------------------------
-
-def track_worker(context, resource, resource_id, status):
-    """Upsert the ``workers`` row of a resource entering a transient
-    status. Callers hold the resource's row (their compare-and-swap just
-    changed it), so no one else upserts this row concurrently."""
-    workers = models.Worker.__table__
-    now = timeutils.utcnow()
-    resource_type = table.WORKER_TYPES[resource]
-    with session.writer.connection.using(context) as conn:
-        updated = conn.execute(
-            workers.update()
-            .where(workers.c.resource_type == resource_type,
-                   workers.c.resource_id == resource_id)
-            .values(status=status, service_id=None, cleaning=False,
-                    race_preventer=workers.c.race_preventer + 1,
-                    updated_at=now)).rowcount
-        if not updated:
-            conn.execute(workers.insert().values(
-                resource_type=resource_type, resource_id=resource_id,
-                status=status, service_id=None, cleaning=False,
-                race_preventer=0, created_at=now, updated_at=now))
-
-
-def finish_worker(context, resource, resource_id):
-    """Delete the ``workers`` row of a resource leaving a transient status."""
-    workers = models.Worker.__table__
-    with session.writer.connection.using(context) as conn:
-        conn.execute(workers.delete().where(
-            workers.c.resource_type == table.WORKER_TYPES[resource],
-            workers.c.resource_id == resource_id))

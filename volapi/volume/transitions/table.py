@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from db import conditions as cond
 from db import models
 from objects import volume_type
+from objects import worker
 from volapi.volume.transitions.vocabulary import Also
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -37,7 +38,7 @@ SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
                            'backing-up', 'restoring')
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
-WORKER_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+WORKER_TYPES = worker.RESOURCE_TYPES
 
 
 # -- building blocks of the table --------------------------------------------
@@ -68,7 +69,8 @@ NO_SNAPSHOTS = Criterion(
     + ', '.join(CASCADE_ALLOWED_STATUSES) + ')',
     lambda p: ~_snapshots_of_volume(
         *([Snapshot.status.not_in(CASCADE_ALLOWED_STATUSES)]
-          if p.get('cascade') else [])))
+          if p['cascade'] else [])),
+    shaped=('cascade',))
 
 NO_ATTACHMENTS = Criterion(
     'must have no attachments',
@@ -76,7 +78,8 @@ NO_ATTACHMENTS = Criterion(
 
 HAS_ATTACHMENT = Criterion(
     'must have attachment %(attachment_id)s',
-    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']))
+    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']),
+    bound=('attachment_id',))
 
 
 def _readonly_is_set():
@@ -88,12 +91,13 @@ def _readonly_is_set():
 
 NOT_READONLY_FOR_RW = Criterion(
     "must not be read-only to be attached in mode 'rw'",
-    lambda p: ~_readonly_is_set() if p.get('mode', 'rw') == 'rw' else None)
+    lambda p: ~_readonly_is_set(),
+    applies=lambda p: p.get('mode', 'rw') == 'rw')
 
 AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
     "must be 'available' for a retype that changes multiattach",
-    lambda p: Volume.status == 'available'
-    if p.get('changes_multiattach') else None)
+    lambda p: Volume.status == 'available',
+    applies=lambda p: bool(p.get('changes_multiattach')))
 
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
@@ -145,25 +149,35 @@ STATUS_AFTER_UNRESERVE = Computed(
     "'in-use' if it has attached attachments, else 'available'",
     lambda p: cond.Case([(_attachments_of_volume(
         Attachment.attach_status == 'attached'), 'in-use')],
-        else_='available'), static=True)
+        else_='available'))
 STATUS_AFTER_DETACH = Computed(
     "'in-use' if other attached attachments remain, else 'available'",
-    _status_after_detach)
+    _status_after_detach, bound=('attachment_id',))
 ATTACH_STATUS_AFTER_DETACH = Computed(
     "'attached' if other attached attachments remain, else 'detached'",
-    _attach_status_after_detach)
+    _attach_status_after_detach, bound=('attachment_id',))
 STATUS_AFTER_ATTACHMENT_DELETE = Computed(
     "from the other attachments: 'in-use' if one is attached, else "
     "'attaching', 'detaching', 'reserved' likewise, else 'available'",
-    _status_after_attachment_delete)
+    _status_after_attachment_delete, bound=('attachment_id',))
 PREVIOUS_ATTACHED_STATUS = Computed(
     "'in-use' if previous_status is 'in-use', else 'available'",
-    _previous_attached_status, static=True)
-OLD_STATUS = Computed('the status it had', lambda p: Volume.status,
-                      static=True)
+    _previous_attached_status)
+OLD_STATUS = Computed('the status it had', lambda p: Volume.status)
 TYPE_MULTIATTACH = Computed(
     "whether the new type's extra spec multiattach is '<is> True'",
-    _type_is_multiattach)
+    _type_is_multiattach, bound=('volume_type_id',))
+
+
+# A source of a new volume is held, not changed: the swap writes its
+# updated_at as it was, which is enough to conflict with a concurrent delete.
+SNAPSHOT_HELD = Computed('unchanged (the row is held)',
+                         lambda p: Snapshot.updated_at)
+VOLUME_HELD = Computed('unchanged (the row is held)',
+                       lambda p: Volume.updated_at)
+_NAME_VALUES = {
+    'display_name': Param('display_name', optional=True),
+    'display_description': Param('display_description', optional=True)}
 
 
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
@@ -176,6 +190,36 @@ _DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
 # -- the table ------------------------------------------------------------------
 
 TABLE = [
+    # Volumes: creating and describing ----------------------------------------
+    Transition(
+        'create', 'volume',
+        'POST /volumes: insert the volume and its metadata (with '
+        'create_from_snapshot or create_from_volume for a source, and a '
+        "write of the volume type's row that a concurrent type delete "
+        'conflicts with, in the same transaction)',
+        values={'status': 'creating', 'attach_status': 'detached'},
+        creates=True, workers_row='track'),
+    Transition(
+        'create_from_snapshot', 'snapshot',
+        'POST /volumes from a snapshot: the snapshot is held while the '
+        'volume is inserted, so a concurrent snapshot delete cannot pass',
+        source=('available',),
+        values={'updated_at': SNAPSHOT_HELD}),
+    Transition(
+        'create_from_volume', 'volume',
+        'POST /volumes from a volume: the source volume is held while the '
+        'clone is inserted, so a concurrent delete cannot pass',
+        source=('available', 'in-use'),
+        values={'updated_at': VOLUME_HELD}),
+    Transition(
+        'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
+        values=_NAME_VALUES),
+    Transition(
+        'update_metadata', 'volume',
+        'the metadata API and PUT /volumes/{id} with metadata: the '
+        'metadata rows are set, replaced or deleted in the same transaction',
+        expect={'status': cond.Not('maintenance')},
+        values=_NAME_VALUES),
     # Volumes: tenant/admin actions -------------------------------------------
     Transition(
         'delete', 'volume', 'DELETE /volumes/{id}: start deleting',
@@ -272,6 +316,12 @@ TABLE = [
         # The snapshot row copies them from the volume the request loaded.
         requires=(Unchanged('size'), Unchanged('volume_type_id')),
         values={}),
+    Transition(
+        'snapshot_new', 'snapshot',
+        'POST /snapshots: insert the snapshot and its metadata (in the '
+        'transaction of snapshot_create)',
+        values={'status': 'creating', 'progress': '0%'},
+        creates=True, workers_row='track'),
     # Volumes: the attachments API (3.27+) ---------------------------------
     Transition(
         'attachment_reserve', 'volume',
@@ -314,6 +364,13 @@ TABLE = [
         min_version=(3, 27)),
     # Attachments ------------------------------------------------------------
     Transition(
+        'attachment_new', 'attachment',
+        'os-attach, POST /attachments: insert the attachment (in the '
+        'transaction of attach, attachment_reserve or attachment_attach)',
+        values={'attach_status': Param('attach_status'),
+                'attach_time': Param('attach_time', optional=True)},
+        creates=True),
+    Transition(
         'attachment_connect', 'attachment',
         'PUT /attachments/{id}: store the connector before the worker '
         'initializes the connection',
@@ -344,6 +401,9 @@ TABLE = [
                 'deleted': True, 'deleted_at': NOW}),
     # Snapshots ----------------------------------------------------------------
     Transition(
+        'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
+        values=_NAME_VALUES),
+    Transition(
         'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
         source=('available', 'error'),
         values={'status': 'deleting'},
@@ -373,6 +433,7 @@ TABLE = [
         source=('creating',),
         values={'status': 'available',
                 'host': Param('host', optional=True),
+                'cluster_name': Param('cluster_name', optional=True),
                 'provider_location': Param('provider_location',
                                            optional=True),
                 'launched_at': Param('launched_at', default=NOW)},
@@ -441,6 +502,13 @@ TABLE = [
 ]
 
 TRANSITIONS = {t.name: t for t in TABLE}
+
+# What the ``workers`` row of an operation keeps of its parameters (they are
+# not in the resource's row until it ends), so that a peer can re-drive it.
+WORKER_ARGUMENTS = {
+    'extend': ('new_size',),
+    'retype': ('new_type_id',),
+}
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
 # transition that repairs its resource. For 'deleting' the cleanup may
