@@ -1,8 +1,10 @@
-"""The WSGI layers in front of the pecan application. Plain WSGI (no webob)
+"""The volume API's own WSGI layers in front of the pecan application (the
+ones both APIs share are in volapi.middleware.stack). Plain WSGI (no webob)
 so that each costs a few microseconds per request."""
 from volapi.api import errors
 from volapi.api import microversion
 from volapi.api import versions
+
 
 class Faults:
     """An exception no inner layer turned into a fault becomes one here
