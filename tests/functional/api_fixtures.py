@@ -49,7 +49,8 @@ class APITestCase(base.DatabaseTestCase):
         """The Cinder fault in ``response``: its message."""
         names = {400: 'badRequest', 403: 'forbidden', 404: 'itemNotFound',
                  405: 'badMethod', 409: 'conflictingRequest',
-                 413: 'overLimit', 415: 'badMediaType'}
+                 413: 'overLimit', 415: 'badMediaType',
+                 503: 'serviceUnavailable'}
         name = names.get(status, 'computeFault')
         self.assertEqual(status, response.status_int)
         self.assertEqual([name], list(response.json))

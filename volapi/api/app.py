@@ -14,6 +14,7 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api.v3 import root
 from volapi import conf as volapi_conf
+from volapi.middleware import replay
 
 
 def _remembering(getargspec):
@@ -76,4 +77,5 @@ def setup_app(conf=None):
     application = auth.pipeline(application, conf)
     application = middleware.VersionDocuments(application)
     application = middleware.RefuseNul(application)
+    application = replay.Replay(application)
     return middleware.RequestId(application)

@@ -10,9 +10,8 @@ the microversion, routes, and turns every failure into Placement's error
 body. Plain WSGI callables, no per-layer Request objects: a claim spends
 its time in the database, not here.
 """
-import logging
-
 from oslo_context import context as oslo_context
+from oslo_log import log as logging
 import webob.exc
 
 from objects.placement import exception as placement_exc
@@ -22,6 +21,8 @@ from volapi.placement import handler
 from volapi.placement import microversion
 from volapi.placement import policy
 from volapi.placement import util
+from volapi.middleware import replay
+from volapi import outage
 
 LOG = logging.getLogger(__name__)
 
@@ -75,13 +76,8 @@ class PlacementApplication:
     def __call__(self, environ, start_response):
         try:
             response = self._respond(environ)
-        except Exception:
-            LOG.exception('Placement API unexpected error')
-            response = util.as_error_response(
-                webob.exc.HTTPInternalServerError(
-                    'An unexpected error occurred; see the server log for '
-                    'request %s.' % environ.get(util.ENV_REQUEST_ID)),
-                environ)
+        except Exception as exc:
+            response = util.as_error_response(_failure(exc, environ), environ)
         return response(environ, start_response)
 
     def _respond(self, environ):
@@ -131,6 +127,19 @@ class PlacementApplication:
                 webob.exc.HTTPNotFound(exc.format_message()), environ)
 
 
+def _failure(exc, environ):
+    """The webob error answering an exception no handler expected: 503
+    when a dependency is down, else 500."""
+    unavailable = outage.unavailable(exc)
+    if unavailable is not None:
+        return webob.exc.HTTPServiceUnavailable(
+            unavailable, headers={'Retry-After': outage.RETRY_AFTER})
+    LOG.exception('Placement API unexpected error')
+    return webob.exc.HTTPInternalServerError(
+        'An unexpected error occurred; see the server log for request %s.'
+        % environ.get(util.ENV_REQUEST_ID))
+
+
 def _check_content_length(environ):
     length = environ.get('CONTENT_LENGTH')
     try:
@@ -146,6 +155,7 @@ def deploy(conf):
     """The middleware pipeline around the placement application."""
     application = PlacementApplication(conf)
     application = auth.wrap(application, conf)
+    application = replay.Replay(application)
     return RequestIdMiddleware(application)
 
 

@@ -68,6 +68,11 @@ class BackendError(Exception):
     the message says so, left for the caller to undo)."""
 
 
+class WorkerUnavailable(BackendError):
+    """No live worker serves the volume (HTTP 503): none heartbeats, or
+    none answered in time. Nothing was changed."""
+
+
 # -- loading what a request names, and changing it -------------------------
 
 def owned(context, obj, project_id):
