@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from oslo_db import api as oslo_db_api
 
 from db import conditions as cond
+from db import connectivity
 from db import exceptions
 from db import session
 from db import statements
@@ -44,10 +45,15 @@ def _is_serialization_failure(exc):
     return args[0] == 1020  # MySQL drivers: (errno, message)
 
 
+def _retriable(exc):
+    return _is_serialization_failure(exc) or connectivity.retry_is_safe(exc)
+
+
 def retrying(max_retries=RETRY_MAX):
     """Decorator: run ``fn(context, ...)`` again when its transaction hits a
-    deadlock or serialization failure, at most ``max_retries`` times, with a
-    jittered, growing back-off.
+    deadlock or serialization failure, or could not reach the database
+    before its COMMIT (db.connectivity), at most ``max_retries`` times,
+    with a jittered, growing back-off.
 
     Galera reports a certification failure as a deadlock at COMMIT, which
     enginefacade issues when the outermost block exits, i.e. inside ``fn``,
@@ -56,11 +62,21 @@ def retrying(max_retries=RETRY_MAX):
     function that opened the transaction, which retries all of it.
     """
     def decorator(fn):
+        def attempt(*args, **kwargs):
+            sent = connectivity.commits()
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                if connectivity.commits() != sent and \
+                        connectivity.is_connection_error(e):
+                    raise connectivity.OutcomeUnknown(e) from e
+                raise
+
         retried = oslo_db_api.wrap_db_retry(
             max_retries=max_retries, retry_on_deadlock=True, jitter=True,
             retry_interval=RETRY_INTERVAL, inc_retry_interval=True,
             max_retry_interval=RETRY_MAX_INTERVAL,
-            exception_checker=_is_serialization_failure)(fn)
+            exception_checker=_retriable)(attempt)
 
         @functools.wraps(fn)
         def wrapper(context, *args, **kwargs):
