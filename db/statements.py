@@ -223,6 +223,7 @@ class _Parts:
                  project_only, order, dialect, then):
         self.literals = []
         self.named = {}
+        keyed = True
         key = [model.__table__.name, include_deleted, dialect,
                _names(model, order) if order else ()]
         for name, value in values.items():
@@ -235,12 +236,13 @@ class _Parts:
                 key.append((name, 'sql', value.key))
                 self.named.update(value.params)
             elif cond.is_sql(value):
-                key.append(None)  # a part without a key
+                keyed = False
             else:
                 key.append((name, cond.PARAM))
                 self.literals.append(value)
         for condition in conditions:
             part, literals, named = condition.cache_parts()
+            keyed = keyed and part is not None
             key.append(part)
             self.literals.extend(literals)
             if named:
@@ -248,10 +250,9 @@ class _Parts:
         if restricts_project(context, project_only):
             key.append('project_id')
             self.literals.append(context.project_id)
-        key.append(tuple(part_key for part_key, _ in then))
-        if None in key or None in key[-1]:
-            key = None
-        self.key = tuple(key) if key is not None else None
+        carried = tuple(part_key for part_key, _ in then)
+        key.append(carried)
+        self.key = tuple(key) if keyed and None not in carried else None
 
 
 def _names(model, keys):
