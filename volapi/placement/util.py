@@ -291,12 +291,9 @@ def normalize_resources_qs_param(value):
             raise webob.exc.HTTPBadRequest(
                 'Requested resource %s expected positive integer amount. '
                 'Got: %s.' % (name, request_text.excerpt(amount)))
+        # An amount above any max_unit is no error: the handlers answer
+        # it with nothing found, as Placement does.
         amount = number
-        if amount > MAX_AMOUNT:
-            # No inventory holds more; the databases take no bigger integer.
-            raise webob.exc.HTTPBadRequest(
-                'Requested resource %s requires amount <= %d. Got: %d.'
-                % (name, MAX_AMOUNT, amount))
         if amount < 1:
             raise webob.exc.HTTPBadRequest(
                 'Requested resource %s requires amount >= 1. Got: %d.'
