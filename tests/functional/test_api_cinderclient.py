@@ -180,13 +180,14 @@ class CinderCLITest(api_fixtures.APITestCase):
 
     def test_limits(self):
         """python-cinderclient's limits.get(), as `cinder absolute-limits`
-        calls it: maxima -1 (no quota), usage counted."""
+        calls it: the maxima of the project's quota (Cinder's defaults),
+        usage counted."""
         cinder = self.client('user-a', 'project-a')
         volume = cinder.volumes.create(2)
         self.wait_for(volume.id, 'available')
         absolute = {limit.name: limit.value
                     for limit in cinder.limits.get().absolute}
-        self.assertEqual(-1, absolute['maxTotalVolumes'])
+        self.assertEqual(10, absolute['maxTotalVolumes'])
         self.assertEqual(1, absolute['totalVolumesUsed'])
         self.assertEqual(2, absolute['totalGigabytesUsed'])
         self.assertEqual([], list(cinder.limits.get().rate))
