@@ -106,6 +106,10 @@ def to_fault(exc):
     """(status, message, headers) for any exception."""
     if isinstance(exc, APIError):
         return exc.status, exc.message, exc.headers
+    from volapi.api import quota_errors  # it builds on this module
+    claim_error = quota_errors.of_claim(exc)
+    if claim_error is not None:
+        return claim_error.status, claim_error.message, {}
     if isinstance(exc, db_exc.ConditionNotMet):
         # Cinder's Invalid* errors: "Invalid volume: <reason>", 400.
         return 400, 'Invalid %s: %s' % (exc.what, exc), {}

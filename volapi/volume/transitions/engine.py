@@ -17,6 +17,7 @@ from db import exceptions as db_exc
 from db import models
 from db import session
 from objects import worker as worker_obj
+from volapi.volume import claims
 from volapi.volume.transitions import table
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -177,6 +178,7 @@ class Step:
                 if t.lenient:
                     return False
                 raise TransitionRefused(t, failure) from None
+        claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
             worker_obj.Worker.track(context, t.resource, self.obj.id,
                                     self.values['status'], self.arguments)

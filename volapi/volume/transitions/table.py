@@ -200,6 +200,12 @@ TABLE = [
         values={'status': 'creating', 'attach_status': 'detached'},
         creates=True, workers_row='track'),
     Transition(
+        'create_no_pool', 'volume',
+        'POST /volumes when no pool can hold the volume: insert it in '
+        "'error', holding no pool, with a user message saying why",
+        values={'status': 'error', 'attach_status': 'detached'},
+        creates=True),
+    Transition(
         'create_from_snapshot', 'snapshot',
         'POST /volumes from a snapshot: the snapshot is held while the '
         'volume is inserted, so a concurrent snapshot delete cannot pass',
