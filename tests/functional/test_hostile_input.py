@@ -132,7 +132,6 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
         self.assertEqual({}, self.get('/resource_providers/%s/inventories'
                                       % rp).json['inventories'])
 
-
     def test_resource_amounts_in_queries(self):
         rp = self.create_provider('amounts')['uuid']
         self.set_inventory(rp, {'DISK_GB': {'total': 10}})
