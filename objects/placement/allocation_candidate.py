@@ -47,9 +47,6 @@ from objects.placement import exception
 from objects.placement import resource_class as rc_obj
 from objects.placement import trait as trait_obj
 
-# The largest amount an inventory's integer columns (max_unit) can allow.
-MAX_AMOUNT = 0x7FFFFFFF
-
 
 @dataclasses.dataclass
 class RequestGroup:
@@ -121,9 +118,6 @@ def get_candidates(context, groups, limit=None, group_policy=None,
     providers of one tree; ``limit`` keeps that many (a random sample if
     ``randomize``).
     """
-    if any(amount > MAX_AMOUNT for group in groups.values()
-           for amount in group.resources.values()):
-        return NO_CANDIDATES  # beyond any max_unit (and integer column)
     with session.reader.connection.using(context) as conn:
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
