@@ -87,6 +87,7 @@ class Candidates(typing.NamedTuple):
 
 
 NO_CANDIDATES = Candidates([], {})
+_MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
 
 
@@ -118,6 +119,18 @@ def get_candidates(context, groups, limit=None, group_policy=None,
     providers of one tree; ``limit`` keeps that many (a random sample if
     ``randomize``).
     """
+    if any(amount > _MAX_UNIT for group in groups.values()
+           for amount in group.resources.values()):
+        # No inventory's max_unit (a 32-bit column) allows it; the reads
+        # could not even bind it. Unknown classes are still reported.
+        known = _known_class_ids(context, {
+            n for g in groups.values() for n in g.resources})
+        for group in groups.values():
+            for name in group.resources:
+                if name not in known:
+                    raise exception.ResourceClassNotFound(
+                        resource_class=name)
+        return NO_CANDIDATES
     with session.reader.connection.using(context) as conn:
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
@@ -130,6 +143,10 @@ def get_candidates(context, groups, limit=None, group_policy=None,
         merged = _merge(pieces, search, group_policy, same_subtrees)
         if not merged:
             return NO_CANDIDATES
+        # Oldest providers first, the order Placement's queries give, so
+        # that a limit keeps the same candidates.
+        merged.sort(key=lambda request: sorted(
+            (p, c) for p, c, _ in request[0]))
         used_trees = {search.root_of[p] for resources, _ in merged
                       for p, _, _ in resources}
         named = {p for _, mappings in merged for _, ps in mappings

@@ -179,3 +179,8 @@ def _allocated_change(i):
 
 # A constant expression, so that db.api finds the provider's UPDATE built.
 NEXT_GENERATION = models.ResourceProvider.generation + 1
+# generation + n, for the n a write adds (a reshape adds up to 3, as
+# Placement's does).
+GENERATION_PLUS = {1: NEXT_GENERATION,
+                   2: models.ResourceProvider.generation + 2,
+                   3: models.ResourceProvider.generation + 3}

@@ -86,6 +86,10 @@ class InventoryWithResourceClassNotFound(NotFound):
     msg_fmt = 'No inventory of class %(resource_class)s found.'
 
 
+class InventoryNotFoundForDelete(NotFound):
+    msg_fmt = 'No inventory of class %(resource_class)s found for delete'
+
+
 class ResourceClassNotFound(NotFound):
     msg_fmt = 'No such resource class %(resource_class)s.'
 

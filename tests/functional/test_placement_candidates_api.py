@@ -181,3 +181,12 @@ class CandidatesApiTest(base.PlacementTestCase):
             'resources=VCPU:1&root_required=A&root_required=B', status=400),
             400)
         self.assertEqual('placement.query.duplicate_key', error['code'])
+
+    def test_amount_no_inventory_can_hold(self):
+        self.provider({'VCPU': 8})
+        found = self.candidates('resources=VCPU:99999999999').json
+        self.assertEqual({'allocation_requests': [],
+                          'provider_summaries': {}}, found)
+        self.assertError(self.candidates(
+            'resources=CUSTOM_NONE:99999999999', status=400), 400,
+            detail='No such resource class CUSTOM_NONE')

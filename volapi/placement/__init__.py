@@ -63,7 +63,7 @@ Same paths, bodies, codes and messages otherwise; these are deliberate:
   an allocated class is refused the same way (Placement uses
   ``placement.concurrent_update`` for the single-class DELETE).
 - ``allocation_ratio`` must be above 0 and ``min_unit`` not above
-  ``max_unit`` (400).
+  ``max_unit`` (400). A provider cannot be renamed to ``''`` (400).
 - Writes without a client generation (POST inventory, DELETE inventory or
   inventories or traits, aggregates before 1.19) re-read and retry when
   another writer bumped the generation, instead of answering 409.

@@ -26,15 +26,18 @@ from volapi.placement import util
 LOG = logging.getLogger(__name__)
 
 VERSION_HEADER = 'OpenStack-API-Version'
-REQUEST_ID_HEADERS = ('openstack-request-id', 'x-openstack-request-id')
+# As oslo.middleware's RequestId in Placement's pipeline: one header.
+REQUEST_ID_HEADERS = ('x-openstack-request-id',)
 INBOUND_GLOBAL_ID = 'HTTP_X_OPENSTACK_REQUEST_ID'
 ENV_GLOBAL_REQUEST_ID = 'openstack.global_request_id'
 
 
 class RequestIdMiddleware:
     """Gives each request an id (``req-<uuid>``), returned in the
-    ``openstack-request-id`` and ``x-openstack-request-id`` headers and
-    error bodies; keeps a well-formed inbound global request id."""
+    ``x-openstack-request-id`` header and error bodies; keeps a
+    well-formed inbound global request id. Like Placement's request log
+    middleware, it makes a request without ``Accept``, or with ``*/*``,
+    ask for JSON, so that even its errors are JSON."""
 
     def __init__(self, application):
         self.application = application
@@ -42,6 +45,8 @@ class RequestIdMiddleware:
     def __call__(self, environ, start_response):
         request_id = oslo_context.generate_request_id()
         environ[util.ENV_REQUEST_ID] = request_id
+        if environ.get('HTTP_ACCEPT', '*/*') in ('', '*/*'):
+            environ['HTTP_ACCEPT'] = 'application/json'
         inbound = environ.get(INBOUND_GLOBAL_ID)
         if inbound and _is_request_id(inbound):
             environ[ENV_GLOBAL_REQUEST_ID] = inbound
@@ -102,33 +107,42 @@ class PlacementApplication:
             return util.as_error_response(webob.exc.HTTPBadRequest(
                 'Invalid microversion: %s' % exc), environ)
         environ[microversion.MICROVERSION_ENVIRON] = version
-        response = self._dispatch(environ, path)
+        response, from_handler = self._dispatch(environ, path)
         header = 'placement %s' % (version,)
         response.headers[VERSION_HEADER] = header
-        response.headers['Vary'] = VERSION_HEADER
+        if from_handler:
+            # As microversion_parse's middleware: spelled so, and only on
+            # what a handler answered (its errors included), not on an
+            # error raised past the handlers (unknown path, a bad
+            # Content-Length, a 404 or 403 escaping the handler).
+            response.headers['Vary'] = VERSION_HEADER.lower()
         return response
 
     def _dispatch(self, environ, path):
+        """(response, whether a handler made it)."""
         try:
             _check_content_length(environ)
             route, items = self.router.match(path)
             if route is None or '\x00' in path:
                 raise webob.exc.HTTPNotFound()
-            fn = route.handler(environ['REQUEST_METHOD'])
-            if fn is None:
-                raise webob.exc.HTTPMethodNotAllowed(
-                    'The method specified is not allowed for this resource.',
-                    headers={'allow': route.allow})
-            environ[util.ENV_ROUTING_ARGS] = ((), items)
-            return fn(util.PlacementRequest(environ))
         except webob.exc.HTTPException as exc:
-            return util.as_error_response(exc, environ)
+            return util.as_error_response(exc, environ), False
+        fn = route.handler(environ['REQUEST_METHOD'])
+        if fn is None:
+            return util.as_error_response(webob.exc.HTTPMethodNotAllowed(
+                'The method specified is not allowed for this resource.',
+                headers={'allow': route.allow}), environ), True
+        environ[util.ENV_ROUTING_ARGS] = ((), items)
+        try:
+            return fn(util.PlacementRequest(environ)), True
+        except webob.exc.HTTPException as exc:
+            return util.as_error_response(exc, environ), True
         except policy.PolicyNotAuthorized as exc:
             return util.as_error_response(
-                webob.exc.HTTPForbidden(exc.format_message()), environ)
+                webob.exc.HTTPForbidden(exc.format_message()), environ), False
         except placement_exc.NotFound as exc:
             return util.as_error_response(
-                webob.exc.HTTPNotFound(exc.format_message()), environ)
+                webob.exc.HTTPNotFound(exc.format_message()), environ), False
 
 
 def _check_content_length(environ):
