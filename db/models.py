@@ -76,6 +76,8 @@ class Volume(SoftDeleteMixin, Base):
     user_id = sa.Column(NAME)
     project_id = sa.Column(NAME)
     host = sa.Column(NAME)
+    # cluster@backend#pool: any live worker of the cluster serves it.
+    cluster_name = sa.Column(NAME)
     size = sa.Column(sa.Integer, nullable=False)
     availability_zone = sa.Column(NAME)
     status = sa.Column(NAME, nullable=False)
@@ -176,6 +178,7 @@ class Service(SoftDeleteMixin, Base):
     host = sa.Column(NAME, nullable=False)
     binary = sa.Column(NAME, nullable=False)
     topic = sa.Column(NAME)
+    cluster_name = sa.Column(NAME)
     report_count = sa.Column(sa.Integer, default=0, nullable=False)
     disabled = sa.Column(sa.Boolean, default=False, nullable=False)
     heartbeat_at = sa.Column(DateTime)
@@ -195,6 +198,9 @@ class Worker(TimestampMixin, Base):
     service_id = sa.Column(sa.Integer, sa.ForeignKey('services.id'))
     cleaning = sa.Column(sa.Boolean, default=False, nullable=False)
     race_preventer = sa.Column(sa.Integer, default=0, nullable=False)
+    # JSON: what the operation needs beyond the resource's row (an extend's
+    # new_size ...), so that a peer can re-drive it.
+    arguments = sa.Column(sa.Text)
 
 
 # -- placement ------------------------------------------------------------------

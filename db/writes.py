@@ -80,20 +80,20 @@ class Insert(Write):
     def __init__(self, table, rows, prefix):
         self.table, self.rows, self.prefix = table, rows, prefix
         self.columns = tuple(rows[0])
-        super().__init__(_insert_statement(table, self.columns), rows)
+        super().__init__(insert_statement(table, self.columns), rows)
 
     def size(self):
         return len(self.rows)
 
     def parts(self):
-        return [(_insert_statement(self.table, self.columns, self.prefix, i),
+        return [(insert_statement(self.table, self.columns, self.prefix, i),
                  {'%s%d_%s' % (self.prefix, i, column): row[column]
                   for column in self.columns})
                 for i, row in enumerate(self.rows)]
 
 
 @functools.lru_cache(maxsize=256)
-def _insert_statement(table, columns, prefix='', row=None):
+def insert_statement(table, columns, prefix='', row=None):
     """INSERT of one row of ``columns``; its parameters are named after
     the columns, or ``<prefix><row>_<column>``."""
     def name(column):
@@ -108,3 +108,37 @@ def make(conn, writes):
     """Make ``writes`` in the caller's transaction, apart."""
     for write in writes:
         write.make(conn)
+
+
+def upsert(conn, table, key, values, on_insert=None, increment=()):
+    """Update the row of ``table`` whose columns equal ``key`` with
+    ``values`` (and ``increment``'s columns + 1); if there is none, insert
+    ``key`` + ``values`` + ``on_insert``. The caller holds what serialises
+    writers of this row (the compare-and-swap of its owner, in the same
+    transaction), so no concurrent insert of the same key can slip in
+    between the two statements."""
+    update, insert = _upsert_statements(
+        table, tuple(key), tuple(values), tuple(increment),
+        tuple(on_insert or ()))
+    params = dict(values)
+    params.update(('key_' + column, value) for column, value in key.items())
+    if conn.execute(update, params).rowcount:
+        return False
+    conn.execute(insert, dict(key, **values, **(on_insert or {})))
+    return True
+
+
+@functools.lru_cache(maxsize=64)
+def _upsert_statements(table, key, values, increment, on_insert):
+    # Built once per shape, with bind parameters named after the columns
+    # ('key_<column>' in the WHERE: SQLAlchemy reserves the plain names for
+    # the SET): SQLAlchemy reuses the compiled forms.
+    def bound(column, prefix=''):
+        return sa.bindparam(prefix + column, type_=table.c[column].type)
+    update = table.update().where(
+        *[table.c[column] == bound(column, 'key_') for column in key]).values(
+        {column: bound(column) for column in values})
+    if increment:
+        update = update.values({column: table.c[column] + 1
+                                for column in increment})
+    return update, insert_statement(table, key + values + on_insert)

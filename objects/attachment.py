@@ -5,7 +5,9 @@
 """
 import sqlalchemy as sa
 from oslo_serialization import jsonutils
+from oslo_utils import timeutils
 
+from db import api as db_api
 from db import models
 from db import session
 from objects import base
@@ -43,6 +45,18 @@ class VolumeAttachment(base.VolapiPersistentObject,
                 if self.connection_info else None)
 
     @classmethod
+    def remove_all(cls, context, volume_id):
+        """Soft-delete every attachment of the volume (its reset to
+        'detached'), in the caller's transaction: one compare-and-swap of
+        the live rows."""
+        now = timeutils.utcnow()
+        db_api.conditional_update(
+            context, cls.model,
+            {'attach_status': 'detached', 'detach_time': now,
+             'deleted': True, 'deleted_at': now},
+            {'volume_id': volume_id})
+
+    @classmethod
     def get_all(cls, context, project_id=None, volume_id=None, filters=None,
                 limit=None, marker=None, offset=None,
                 sort_keys=('created_at',), sort_dirs=('asc',)):
@@ -52,16 +66,19 @@ class VolumeAttachment(base.VolapiPersistentObject,
         table = cls.model.__table__
         volumes = models.Volume.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
+        scope = []
         if project_id is not None:
-            query = query.where(sa.exists().where(
+            scope.append(sa.exists().where(
                 volumes.c.id == table.c.volume_id,
                 volumes.c.project_id == project_id))
+            query = query.where(*scope)
         if volume_id is not None:
             query = query.where(table.c.volume_id == volume_id)
         for column, value in (filters or {}).items():
             query = query.where(table.c[column] == value)
         query = pagination.paginate(context, table, query, limit, marker,
-                                    sort_keys, sort_dirs, offset)
+                                    sort_keys, sort_dirs, offset,
+                                    marker_scope=scope)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return [cls._from_row(context, row) for row in rows]

@@ -5,6 +5,7 @@ that are columns of that model can be loaded from a row and written back
 with :meth:`VolapiPersistentObject.conditional_update`.
 """
 import datetime
+import uuid
 
 import sqlalchemy as sa
 from oslo_utils import timeutils
@@ -14,6 +15,7 @@ from oslo_versionedobjects import fields as ovo_fields
 from db import api as db_api
 from db import conditions as cond
 from db import session
+from db import writes as db_writes
 from objects import fields as volapi_fields
 
 remotable = ovo_base.remotable
@@ -106,6 +108,32 @@ class VolapiPersistentObject(VolapiObject):
         fresh = self.get_by_id(self._context, self.id, include_deleted=True)
         for name in self._column_fields():
             setattr(self, name, getattr(fresh, name))
+        self.obj_reset_changes(self._column_fields())
+
+    # -- creating -----------------------------------------------------------
+    def create(self):
+        """Insert this object's row, in the caller's transaction if one is
+        open (a row that goes with a compare-and-swap: the transition
+        table's ``creates`` rows). Fields not set take the columns'
+        defaults, which the object then holds too."""
+        if 'id' in self.fields and not self.obj_attr_is_set('id'):
+            self.id = str(uuid.uuid4())
+        if 'created_at' in self.fields and \
+                not self.obj_attr_is_set('created_at'):
+            self.created_at = timeutils.utcnow()
+        columns = {name: _to_db_value(getattr(self, name))
+                   for name in self._column_fields()
+                   if self.obj_attr_is_set(name)}
+        with session.writer.connection.using(self._context) as conn:
+            conn.execute(db_writes.insert_statement(self.model.__table__,
+                                                    tuple(columns)),
+                         columns)
+        for name in self._column_fields():
+            if not self.obj_attr_is_set(name):
+                column = self.model.__table__.c[name]
+                default = column.default.arg if column.default is not None \
+                    and not callable(column.default.arg) else None
+                setattr(self, name, default)
         self.obj_reset_changes(self._column_fields())
 
     # -- compare-and-swap -----------------------------------------------------

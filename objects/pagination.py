@@ -56,12 +56,20 @@ def _after(keys, marker_row):
 
 
 def paginate(context, table, query, limit=None, marker=None,
-             sort_keys=('created_at',), sort_dirs=('desc',), offset=None):
+             sort_keys=('created_at',), sort_dirs=('desc',), offset=None,
+             marker_scope=()):
+    """``query`` ordered and cut to the page after ``marker``.
+
+    The marker is looked up within ``marker_scope`` (conditions on
+    ``table``: the caller's project), as Cinder does: a row outside it is
+    a marker not found, exactly like an unknown id, so that a marker
+    cannot tell whether another tenant's id exists, nor where it sorts.
+    """
     keys = _keys(table, list(sort_keys), list(sort_dirs))
     if marker is not None:
         with session.reader.connection.using(context) as conn:
             marker_row = conn.execute(
-                sa.select(table).where(table.c.id == marker)
+                sa.select(table).where(table.c.id == marker, *marker_scope)
             ).mappings().first()
         if marker_row is None:
             raise MarkerNotFound(marker)

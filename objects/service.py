@@ -13,7 +13,8 @@ from objects import fields
 @base.register
 class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: cluster_name
+    VERSION = '1.1'
 
     model = models.Service
 
@@ -22,6 +23,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'host': fields.StringField(),
         'binary': fields.StringField(),
         'topic': fields.StringField(nullable=True),
+        'cluster_name': fields.StringField(nullable=True),
         'report_count': fields.IntegerField(),
         'disabled': fields.BooleanField(),
         'heartbeat_at': fields.DateTimeField(nullable=True),
@@ -49,7 +51,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     @classmethod
     @db_api.retry_on_deadlock
-    def register(cls, context, host, binary, topic=None):
+    def register(cls, context, host, binary, topic=None, cluster_name=None):
         """This process's row: the existing live row of host/binary (a
         restarted service keeps its id, so it can recognise the work it held
         in its previous life), or a new one.
@@ -61,10 +63,17 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         with session.writer.connection.using(context) as conn:
             existing = cls.get_by_host_and_binary(context, host, binary)
             if existing is not None:
+                if existing.cluster_name != cluster_name:
+                    # The service moved to another cluster: its peers change.
+                    existing.conditional_update(
+                        {'cluster_name': cluster_name},
+                        expected_values={
+                            'cluster_name': existing.cluster_name})
                 return existing
             now = timeutils.utcnow()
             result = conn.execute(sa.insert(cls.model.__table__).values(
-                host=host, binary=binary, topic=topic, report_count=0,
+                host=host, binary=binary, topic=topic,
+                cluster_name=cluster_name, report_count=0,
                 disabled=False, deleted=False, created_at=now))
             return cls.get_by_id(context, result.inserted_primary_key[0])
 

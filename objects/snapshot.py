@@ -6,6 +6,7 @@ from db import session
 from objects import base
 from objects import pagination
 from objects import fields
+from objects import metadata as snapshot_metadata
 
 
 @base.register
@@ -38,14 +39,17 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         objects.pagination does it."""
         table = cls.model.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
+        scope = []
         if project_id is not None:
-            query = query.where(table.c.project_id == project_id)
+            scope.append(table.c.project_id == project_id)
+            query = query.where(*scope)
         if volume_id is not None:
             query = query.where(table.c.volume_id == volume_id)
         for column, value in (filters or {}).items():
             query = query.where(table.c[column] == value)
         query = pagination.paginate(context, table, query, limit, marker,
-                                    sort_keys, sort_dirs, offset)
+                                    sort_keys, sort_dirs, offset,
+                                    marker_scope=scope)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return [cls._from_row(context, row) for row in rows]
@@ -62,17 +66,14 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         with session.reader.connection.using(context) as conn:
             return conn.execute(query).scalar()
 
+    def create(self, metadata=None):
+        """Insert the snapshot and its metadata rows, in the caller's
+        transaction (the ``snapshot_new`` transition)."""
+        super().create()
+        snapshot_metadata.SNAPSHOT.insert(self._context, self.id,
+                                          metadata or {})
+
     @staticmethod
     def metadata_of(context, snapshot_ids):
         """{snapshot id: {key: value}} for the given snapshots (one query)."""
-        table = models.SnapshotMetadata.__table__
-        found = {ident: {} for ident in snapshot_ids}
-        if not found:
-            return found
-        with session.reader.connection.using(context) as conn:
-            rows = conn.execute(
-                sa.select(table.c.snapshot_id, table.c.key, table.c.value)
-                .where(table.c.snapshot_id.in_(list(found)))).all()
-        for snapshot_id, key, value in rows:
-            found[snapshot_id][key] = value
-        return found
+        return snapshot_metadata.SNAPSHOT.of(context, snapshot_ids)

@@ -1,17 +1,15 @@
 """The Volume object."""
-import uuid
-
-from oslo_utils import timeutils
-
 from db import models
 from objects import base
 from objects import fields
+from objects import metadata
 
 
 @base.register
 class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: cluster_name
+    VERSION = '1.1'
 
     model = models.Volume
 
@@ -20,6 +18,7 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'user_id': fields.StringField(nullable=True),
         'project_id': fields.StringField(nullable=True),
         'host': fields.StringField(nullable=True),
+        'cluster_name': fields.StringField(nullable=True),
         'size': fields.IntegerField(),
         'availability_zone': fields.StringField(nullable=True),
         'status': fields.StringField(),
@@ -45,27 +44,12 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'volume_type': fields.ObjectField('VolumeType', nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
-    def create(self, guards=()):
-        """Insert the volume and its metadata in one transaction.
-
-        ``guards`` are callables run first in that transaction, e.g. the
-        compare-and-swap that keeps a source snapshot or the volume type
-        from being deleted while this row is inserted.
-        """
-        from objects import volume_list
-        if not self.obj_attr_is_set('id'):
-            self.id = str(uuid.uuid4())
-        self.created_at = timeutils.utcnow()
-        columns = {name: base._to_db_value(getattr(self, name))
-                   for name in self._column_fields()
-                   if self.obj_attr_is_set(name)}
-        metadata = self.metadata if self.obj_attr_is_set('metadata') else {}
-        volume_list.insert(self._context, columns, metadata, guards)
-        # What the insert left to column defaults, the object learns too.
-        for name in self._column_fields():
-            if not self.obj_attr_is_set(name):
-                column = self.model.__table__.c[name]
-                default = column.default.arg if column.default is not None \
-                    and not callable(column.default.arg) else None
-                setattr(self, name, default)
-        self.obj_reset_changes()
+    def create(self):
+        """Insert the volume and its metadata rows, in the caller's
+        transaction (the ``create`` transition)."""
+        super().create()
+        if self.obj_attr_is_set('metadata'):
+            metadata.VOLUME.insert(self._context, self.id, self.metadata)
+        else:
+            self.metadata = {}
+        self.obj_reset_changes(['metadata'])

@@ -1,5 +1,5 @@
 """Reading volumes in bulk (lists with filters and pagination, and what a
-view needs besides the row: metadata, type, attachments) and inserting one.
+view needs besides the row: metadata, type, attachments).
 """
 import datetime
 
@@ -7,7 +7,6 @@ import sqlalchemy as sa
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
 
-from db import api as db_api
 from db import exceptions
 from db import models
 from db import session
@@ -17,6 +16,8 @@ VOLUMES = models.Volume.__table__
 METADATA = models.VolumeMetadata.__table__
 ATTACHMENTS = models.VolumeAttachment.__table__
 TYPES = models.VolumeType.__table__
+# Each column's Python type, for the API's filters.
+COLUMN_TYPES = {column.key: column.type.python_type for column in VOLUMES.c}
 
 # Statements built once: building and coercing a SELECT costs more than
 # running it on a warm connection.
@@ -72,19 +73,6 @@ def volume_from_row(context, row):
     return _make_volume(context, row)
 
 
-@db_api.retry_on_deadlock
-def insert(context, columns, metadata, guards=()):
-    """One transaction: the guards, the volume row, its metadata rows."""
-    with session.writer.connection.using(context) as conn:
-        for guard in guards:
-            guard()
-        conn.execute(VOLUMES.insert().values(**columns))
-        if metadata:
-            conn.execute(METADATA.insert(), [
-                {'volume_id': columns['id'], 'key': key, 'value': value}
-                for key, value in metadata.items()])
-
-
 def get(context, volume_id, project_only=True):
     """The live volume ``volume_id``; another project's is NotFound to a
     non-admin, as if it did not exist."""
@@ -134,9 +122,12 @@ def get_all(context, project_id=None, filters=None, limit=None, marker=None,
     query = _filtered(
         sa.select(VOLUMES).where(VOLUMES.c.deleted == sa.false()),
         project_id, filters)
+    scope = [] if project_id is None else [VOLUMES.c.project_id ==
+                                           project_id]
     query = pagination.paginate(context, VOLUMES, query, limit=limit,
                                 marker=marker, sort_keys=sort_keys,
-                                sort_dirs=sort_dirs, offset=offset)
+                                sort_dirs=sort_dirs, offset=offset,
+                                marker_scope=scope)
     with session.reader.connection.using(context) as conn:
         rows = conn.execute(query).mappings().all()
     return [volume_from_row(context, row) for row in rows]

@@ -18,6 +18,7 @@ from db import models
 from db import session
 from objects import base
 from objects import fields
+from objects import metadata
 
 DEFAULT_TYPE_ID = '8ec57e01-1841-45cb-b833-d43ee4089eb6'
 DEFAULT_TYPE_NAME = '__DEFAULT__'
@@ -55,6 +56,14 @@ def multiattach_criterion(type_id):
         _SPECS.c.volume_type_id == type_id,
         _SPECS.c.key == MULTIATTACH_KEY,
         sa.func.lower(sa.func.trim(_SPECS.c.value)) == _MULTIATTACH_ON)
+
+
+class VolumeTypeNotFound(exceptions.NotFound):
+    """No live type (visible to the caller) has this id or name."""
+
+
+class VolumeTypeInUse(exceptions.ConditionNotMet):
+    """A live volume has the type (it cannot be deleted)."""
 
 
 class VolumeTypeExists(Exception):
@@ -110,7 +119,7 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             if not rows:
                 rows = conn.execute(_TYPE_BY_NAME, {'ident': ident}).all()
         if not rows or (not include_private and not rows[0].is_public):
-            raise exceptions.NotFound('volume type', ident)
+            raise VolumeTypeNotFound('volume type', ident)
         first = rows[0]._mapping
         volume_type = cls._from_row(context, first)
         volume_type.extra_specs = {row.spec_key: row.spec_value
@@ -128,8 +137,10 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         from objects import pagination
         table = cls.model.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
+        scope = []
         if not include_private:
-            query = query.where(table.c.is_public == sa.true())
+            scope.append(table.c.is_public == sa.true())
+            query = query.where(*scope)
         elif is_public is not None:
             query = query.where(table.c.is_public == bool(is_public))
         specs = models.VolumeTypeExtraSpec.__table__
@@ -140,7 +151,8 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         query = pagination.paginate(
             context, table, query, limit=limit, marker=marker,
             sort_keys=sort_keys or ['created_at'],
-            sort_dirs=sort_dirs or ['asc'], offset=offset)
+            sort_dirs=sort_dirs or ['asc'], offset=offset,
+            marker_scope=scope)
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query).mappings().all()
         return cls._load(context, rows)
@@ -214,15 +226,22 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     def destroy(self):
         """Soft-delete the type unless a live volume uses it, as one
-        compare-and-swap; raises ConditionNotMet naming the refusal."""
+        compare-and-swap; raises VolumeTypeInUse, or ConditionNotMet
+        naming another refusal."""
         volumes = models.Volume.__table__
         in_use = sa.exists().where(volumes.c.volume_type_id == self.id,
                                    volumes.c.deleted == sa.false())
-        self.conditional_update_or_raise(
-            {'deleted': True, 'deleted_at': timeutils.utcnow(),
-             'live_name': None},
-            expected_values={},
-            filters=[cond.Filter(~in_use, 'is in use by volumes')])
+        not_in_use = cond.Filter(~in_use, 'is in use by volumes')
+        try:
+            self.conditional_update_or_raise(
+                {'deleted': True, 'deleted_at': timeutils.utcnow(),
+                 'live_name': None},
+                expected_values={}, filters=[not_in_use])
+        except exceptions.ConditionNotMet as e:
+            if e.condition is not_in_use:
+                raise VolumeTypeInUse(e.condition, e.actual, e.what) \
+                    from None
+            raise
 
     def guard_in_use(self):
         """Inside a transaction that inserts a volume of this type: write
@@ -240,19 +259,13 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 def _write_specs(context, type_id, specs=None, delete_key=None):
     """One transaction: a compare-and-swap that the type is live (which
     also serialises writers of its specs on its row), then the rows."""
-    table = models.VolumeTypeExtraSpec.__table__
-    with session.writer.connection.using(context) as conn:
+    with session.writer.connection.using(context):
         db_api.update_or_explain(context, models.VolumeType, type_id,
                                  {'updated_at': timeutils.utcnow()})
-        mine = table.c.volume_type_id == type_id
         if delete_key is not None:
-            return conn.execute(table.delete().where(
-                mine, table.c.key == delete_key)).rowcount > 0
-        for key, value in specs.items():
-            if not conn.execute(table.update().where(
-                    mine, table.c.key == key).values(value=value)).rowcount:
-                conn.execute(table.insert().values(
-                    volume_type_id=type_id, key=key, value=value))
+            return metadata.TYPE_EXTRA_SPECS.delete(context, type_id,
+                                                    delete_key)
+        metadata.TYPE_EXTRA_SPECS.update(context, type_id, specs)
         return True
 
 

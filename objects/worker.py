@@ -9,21 +9,28 @@ that nobody claimed) is taken over by the cleanup with
 of two claimants exactly one wins.
 """
 import sqlalchemy as sa
+from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 from db import api as db_api
 from db import conditions as cond
 from db import models
 from db import session
+from db import writes
 from objects import base
 from objects import fields
 from objects import service as service_obj
 
 
+# The ``workers`` row's resource_type for each resource (Cinder's names).
+RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+
+
 @base.register
 class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: arguments
+    VERSION = '1.1'
 
     model = models.Worker
 
@@ -35,7 +42,38 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'service_id': fields.IntegerField(nullable=True),
         'cleaning': fields.BooleanField(),
         'race_preventer': fields.IntegerField(),
+        'arguments': fields.StringField(nullable=True),
     }, **base.TIMESTAMP_FIELDS)
+
+    @classmethod
+    def track(cls, context, resource, resource_id, status, arguments=None):
+        """Inside the transaction that moves ``resource`` ('volume',
+        'snapshot') into the transient ``status``: upsert its row, unclaimed
+        (a worker claims it), not being cleaned, with the operation's
+        ``arguments`` (a dict, kept so the operation can be re-driven). The
+        caller's compare-and-swap holds the resource's row, so no one else upserts
+        this one concurrently."""
+        now = timeutils.utcnow()
+        with session.writer.connection.using(context) as conn:
+            writes.upsert(
+                conn, cls.model.__table__,
+                {'resource_type': RESOURCE_TYPES[resource],
+                 'resource_id': resource_id},
+                {'status': status, 'service_id': None, 'cleaning': False,
+                 'arguments': (jsonutils.dumps(arguments) if arguments
+                               else None),
+                 'updated_at': now},
+                on_insert={'race_preventer': 0, 'created_at': now},
+                increment=('race_preventer',))
+
+    @classmethod
+    def finish(cls, context, resource, resource_id):
+        """Inside the transaction that moves ``resource`` out of a transient
+        status: delete its row."""
+        with session.writer.connection.using(context) as conn:
+            conn.execute(_FINISH, {
+                'resource_type': RESOURCE_TYPES[resource],
+                'resource_id': resource_id})
 
     @classmethod
     def get_by_resource(cls, context, resource_type, resource_id):
@@ -109,6 +147,26 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                              'race_preventer': self.race_preventer},
             filters=[cond.Filter(stale, 'must be work nobody alive holds')])
 
+    def take_over(self, stale, service_id):
+        """Take over this row to do its operation again (a re-drive): one
+        CAS that expects the holder and race_preventer this object loaded
+        and ``stale`` still to be true, and makes ``service_id`` the holder
+        of an ordinary claim (not ``cleaning``), so that the ending
+        transition proves it with :meth:`still_held` as any worker does.
+        A late message or a holder that comes back loses to it."""
+        return self.conditional_update(
+            {'service_id': service_id, 'cleaning': False,
+             'race_preventer': self.model.race_preventer + 1,
+             'updated_at': timeutils.utcnow()},
+            expected_values={'status': self.status,
+                             'service_id': self.service_id,
+                             'race_preventer': self.race_preventer},
+            filters=[cond.Filter(stale, 'must be work nobody alive holds')])
+
+    def argument_values(self):
+        """The operation's arguments (an extend's new_size ...), a dict."""
+        return jsonutils.loads(self.arguments) if self.arguments else {}
+
     @db_api.retry_on_deadlock
     def _delete(self, context):
         table = self.model.__table__
@@ -141,6 +199,12 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         with session.reader.connection.using(context) as conn:
             rows = conn.execute(query.order_by(workers.c.id)).mappings().all()
         return [cls._from_row(context, row) for row in rows]
+
+
+_WORKERS = models.Worker.__table__
+_FINISH = _WORKERS.delete().where(
+    _WORKERS.c.resource_type == sa.bindparam('resource_type'),
+    _WORKERS.c.resource_id == sa.bindparam('resource_id'))
 
 
 def stale_criterion(down_before, unclaimed_before=None, own_service_id=None,

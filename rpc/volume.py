@@ -18,23 +18,15 @@ from oslo_config import cfg
 from objects import volume as volume_obj
 from rpc import serializer as rpc_serializer
 from rpc import transport as rpc_transport
+from volapi.volume import cluster
 
 RPC_API_VERSION = '1.0'
 
 
-def server_of(host):
-    """The RPC server that owns a volume: ``host@backend#pool`` is served by
-    worker ``host@backend``. None (not created yet) means any worker."""
-    if not host:
-        return None
-    return host.partition('#')[0]
-
-
-def _host_of_volume(ctxt, snapshot):
-    # A snapshot is made by the worker that holds its volume's data.
-    volume = volume_obj.Volume.get_by_id(ctxt, snapshot.volume_id,
-                                      include_deleted=True)
-    return volume.host
+def _volume_of(ctxt, snapshot):
+    # A snapshot is made by the workers that hold its volume's data.
+    return volume_obj.Volume.get_by_id(ctxt, snapshot.volume_id,
+                                       include_deleted=True)
 
 
 class VolumeWorkerClient:
@@ -50,34 +42,35 @@ class VolumeWorkerClient:
             transport, target,
             serializer=rpc_serializer.RequestContextSerializer())
 
-    def _worker(self, host, version='1.0'):
-        return self._client.prepare(server=server_of(host), version=version)
+    def _worker(self, volume, version='1.0'):
+        return self._client.prepare(server=cluster.address_of(volume),
+                                    version=version)
 
     # -- casts: the API does not wait; the worker ends the transition -------
     def create_volume(self, ctxt, volume):
-        self._worker(volume.host).cast(ctxt, 'create_volume', volume=volume)
+        self._worker(volume).cast(ctxt, 'create_volume', volume=volume)
 
     def delete_volume(self, ctxt, volume):
-        self._worker(volume.host).cast(ctxt, 'delete_volume', volume=volume)
+        self._worker(volume).cast(ctxt, 'delete_volume', volume=volume)
 
     def extend_volume(self, ctxt, volume, new_size):
-        self._worker(volume.host).cast(ctxt, 'extend_volume', volume=volume,
+        self._worker(volume).cast(ctxt, 'extend_volume', volume=volume,
                                        new_size=new_size)
 
     def retype(self, ctxt, volume, new_type_id):
-        self._worker(volume.host).cast(ctxt, 'retype', volume=volume,
+        self._worker(volume).cast(ctxt, 'retype', volume=volume,
                                        new_type_id=new_type_id)
 
     def create_snapshot(self, ctxt, snapshot):
-        self._worker(_host_of_volume(ctxt, snapshot)).cast(
+        self._worker(_volume_of(ctxt, snapshot)).cast(
             ctxt, 'create_snapshot', snapshot=snapshot)
 
     def delete_snapshot(self, ctxt, snapshot):
-        self._worker(_host_of_volume(ctxt, snapshot)).cast(
+        self._worker(_volume_of(ctxt, snapshot)).cast(
             ctxt, 'delete_snapshot', snapshot=snapshot)
 
     def terminate_connection(self, ctxt, volume, attachment):
-        self._worker(volume.host).cast(ctxt, 'terminate_connection',
+        self._worker(volume).cast(ctxt, 'terminate_connection',
                                        volume=volume, attachment=attachment)
 
     # -- call: attaching needs the connection info in its response ----------
@@ -86,5 +79,5 @@ class VolumeWorkerClient:
         ``{'driver_volume_type': 'local', 'data': {'device_path': ...}}``.
         Raises oslo_messaging.MessagingTimeout when no worker answers within
         ``rpc_response_timeout`` and RemoteError when the driver failed."""
-        return self._worker(volume.host).call(
+        return self._worker(volume).call(
             ctxt, 'initialize_connection', volume=volume, connector=connector)

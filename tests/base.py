@@ -1,4 +1,7 @@
 """Base classes of volapi's tests (stestr runs them; pytest can too)."""
+import logging
+
+import fixtures
 import testtools
 
 from tests import fixtures as volapi_fixtures
@@ -9,6 +12,9 @@ class TestCase(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
+        # What the code logs (tracebacks of the failures a test provokes
+        # included) is kept with the test and shown only if it fails.
+        self.useFixture(fixtures.FakeLogger(level=logging.INFO))
         self.config = self.useFixture(volapi_fixtures.Config())
 
 

@@ -2,7 +2,8 @@
 
 ``VOLAPI_TEST_DB_URL`` names the backend:
 
-- unset or ``sqlite://``: an SQLite file per test process;
+- unset or ``sqlite://``: an SQLite file per test process, in a directory
+  removed when the process exits;
 - a PostgreSQL or MySQL/MariaDB URL: a server on which the tests may create
   databases; each test process gets its own database, ``<name>_<pid>``.
 
@@ -17,7 +18,9 @@ no lane); and it makes the schema with ``metadata.create_all`` or a
 per-test hook, where volapi's tests want the operator's own command, once
 per process. The per-process database it would give is the one below.
 """
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,16 +49,21 @@ def backend_name():
     return sa.engine.make_url(backend_url()).get_backend_name()
 
 
+def process_dir():
+    """A directory of this test process's own (its SQLite database, its
+    state_path), removed when the process exits: a run leaves nothing in
+    the temporary directory."""
+    if 'dir' not in _prepared:
+        _prepared['dir'] = tempfile.mkdtemp(prefix='volapi-test-')
+        atexit.register(shutil.rmtree, _prepared['dir'], True)
+    return _prepared['dir']
+
+
 def _per_process_url(url):
     parsed = sa.engine.make_url(url)
     backend = parsed.get_backend_name()
     if backend == 'sqlite':
-        path = os.path.join(tempfile.gettempdir(),
-                            'volapi-test-%d.sqlite' % os.getpid())
-        for suffix in ('', '-wal', '-shm'):
-            if os.path.exists(path + suffix):
-                os.unlink(path + suffix)
-        return 'sqlite:///' + path
+        return 'sqlite:///' + os.path.join(process_dir(), 'volapi.sqlite')
     name = '%s_%d' % (parsed.database or 'volapi', os.getpid())
     admin = sa.create_engine(parsed, isolation_level='AUTOCOMMIT')
     with admin.connect() as conn:
@@ -81,9 +89,9 @@ def write_config(path, options):
 
 def database_config(path, url, state_path=None):
     """write_config() of a file naming database ``url`` and a state_path
-    (default: the temp dir)."""
+    (default: this process's directory)."""
     write_config(path, {
-        None: {'state_path': state_path or tempfile.gettempdir()},
+        None: {'state_path': state_path or process_dir()},
         'database': {'connection': url}})
 
 

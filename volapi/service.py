@@ -55,9 +55,11 @@ class Periodic:
 class ServiceHeartbeat:
     """Registers this process in ``services`` and keeps it alive there."""
 
-    def __init__(self, context, host, binary, topic, report_interval):
+    def __init__(self, context, host, binary, topic, report_interval,
+                 cluster_name=None):
         self.context = context
         self.host, self.binary, self.topic = host, binary, topic
+        self.cluster_name = cluster_name
         self.report_interval = report_interval
         self.service = None
         self._periodic = None
@@ -68,7 +70,8 @@ class ServiceHeartbeat:
 
     def start(self):
         self.service = objects.Service.register(
-            self.context, self.host, self.binary, self.topic)
+            self.context, self.host, self.binary, self.topic,
+            cluster_name=self.cluster_name)
         self.beat()
         LOG.info('service %s %s registered as id %d', self.binary,
                  self.host, self.service.id)
@@ -89,7 +92,8 @@ class ServiceHeartbeat:
             LOG.warning('service %s %s: its row was deleted; registering '
                         'again', self.binary, self.host)
             self.service = objects.Service.register(
-                self.context, self.host, self.binary, self.topic)
+                self.context, self.host, self.binary, self.topic,
+                cluster_name=self.cluster_name)
         else:
             LOG.warning('service %s %s: another process reports under the '
                         'same host and binary (report_count moved to %d)',

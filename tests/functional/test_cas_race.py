@@ -31,15 +31,20 @@ class RaceTest(test_cas_base.CasTestCase):
 
         def racer(index):
             context = self.make_context()
-            for round_ in range(ROUNDS):
-                start.wait()
-                try:
-                    wins[index][round_] = int(db_api.conditional_update(
-                        context, models.Volume, {'status': 'attaching'},
-                        {'id': volume_id, 'status': 'available'}))
-                except Exception as e:  # reported below, after the round
-                    errors.append(e)
-                end.wait()
+            try:
+                for round_ in range(ROUNDS):
+                    start.wait()
+                    try:
+                        wins[index][round_] = int(db_api.conditional_update(
+                            context, models.Volume, {'status': 'attaching'},
+                            {'id': volume_id, 'status': 'available'}))
+                    except Exception as e:  # reported below, after the round
+                        errors.append(e)
+                    end.wait()
+            except threading.BrokenBarrierError:
+                # The test stopped the race (an error, a timeout): it
+                # reports why; a traceback per racer would say nothing.
+                return
 
         threads = [threading.Thread(target=racer, args=(i,))
                    for i in range(THREADS)]

@@ -143,7 +143,7 @@ class CleanupTest(base.DatabaseTestCase):
     def test_repair_after_the_row_changed_since_the_claim_does_nothing(self):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)
         volume = self.extending_volume(holder=dead)
-        stale = cleanup._stale()
+        stale = cleanup.stale()
         claimed, = objects.Worker.get_stale(self.context, stale)
         self.assertTrue(claimed.claim_for_cleanup(stale))
         # Between the claim and the repair: an admin resets the volume and a
@@ -163,7 +163,7 @@ class CleanupTest(base.DatabaseTestCase):
     def test_second_cleaner_with_the_same_view_loses(self):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)
         volume = self.extending_volume(holder=dead)
-        stale = cleanup._stale()
+        stale = cleanup.stale()
         first, = objects.Worker.get_stale(self.context, stale)
         second, = objects.Worker.get_stale(self.context, stale)
         self.assertTrue(first.claim_for_cleanup(stale))
@@ -174,7 +174,7 @@ class CleanupTest(base.DatabaseTestCase):
     def test_holder_back_to_life_keeps_its_work(self):
         holder = wf.make_service(self.context, 'slow@file', age=DEAD)
         volume = self.extending_volume(holder=holder)
-        stale = cleanup._stale()
+        stale = cleanup.stale()
         candidate, = objects.Worker.get_stale(self.context, stale)
         self.assertTrue(holder.heartbeat())  # between SELECT and claim
         self.assertFalse(cleanup.repair(self.context, candidate, stale))

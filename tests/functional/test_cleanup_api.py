@@ -24,7 +24,7 @@ class WorkersCleanupAPITest(base.DatabaseTestCase):
         super().setUp()
         self.useFixture(wf.PrivateFakeTransport(self))
         server = wsgi.make_server(volume_app.setup_app(self.config.conf),
-                                  '127.0.0.1:0')
+                                  ('127.0.0.1', 0))
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         self.addCleanup(server.server_close)

@@ -1,7 +1,7 @@
 """A volume worker killed with SIGKILL in the middle of an extend leaves the
-volume 'extending'; another worker's start-up cleanup repairs it to
-'error_extending'. Real processes (volapi-volume), real RabbitMQ, the
-backend under test."""
+volume 'extending'; another worker (at its start-up) re-drives the extend
+and completes it: the file and the database agree on the new size. Real
+processes (volapi-volume), real RabbitMQ, the backend under test."""
 import os
 import signal
 import time
@@ -46,8 +46,10 @@ class KilledWorkerTest(base.DatabaseTestCase):
 
     def start_worker(self, host, driver):
         self.rabbit.server('%s@file' % host)
+        self.rabbit.server('shared@file')
         worker = self.useFixture(wf.Process('volume', {
             None: {'host': host,
+                   'cluster': 'shared',
                    'state_path': self.volumes_dir,
                    'transport_url': RABBIT_URL,
                    'volume_topic': self.rabbit.topic,
@@ -57,7 +59,8 @@ class KilledWorkerTest(base.DatabaseTestCase):
             'volume': {'volume_driver': driver,
                        'volumes_dir': self.volumes_dir},
         }))
-        worker.wait_for_log('RPC server listening')
+        # Listening as its cluster is the last step of its start-up.
+        worker.wait_for_log('as shared@file')
         return worker
 
     def extend_on_a_worker_that_dies(self, host):
@@ -66,7 +69,11 @@ class KilledWorkerTest(base.DatabaseTestCase):
         doomed = self.start_worker(
             host, '%s.BlockingDriver' % __name__)
         volume = wf.make_volume(self.context, status='available',
-                                host='%s@file#file' % host)
+                                host='%s@file#file' % host,
+                                cluster_name='shared@file#file')
+        with open(os.path.join(self.volumes_dir, 'volume-%s' % volume.id),
+                  'wb') as f:
+            f.truncate(1024 ** 3)
         wf.extend(self.context, volume, 2)
         self.wait(lambda: os.path.exists(marker(self.volumes_dir, volume)),
                   'the driver to start extending')
@@ -88,12 +95,14 @@ class KilledWorkerTest(base.DatabaseTestCase):
                 self.fail('timed out waiting for %s' % what)
             time.sleep(0.1)
 
-    def assertRepaired(self, volume):
+    def assertCompleted(self, volume):
         volume.refresh()
-        self.assertEqual(('error_extending', 1), (volume.status, volume.size))
+        self.assertEqual(('available', 2), (volume.status, volume.size))
+        self.assertEqual(2 * 1024 ** 3, os.path.getsize(
+            os.path.join(self.volumes_dir, 'volume-%s' % volume.id)))
         self.assertIsNone(wf.worker_row(self.context, 'volume', volume.id))
 
-    def test_another_worker_repairs_it_at_start_up(self):
+    def test_another_worker_completes_it_at_start_up(self):
         volume, dead = self.extend_on_a_worker_that_dies('doomed')
 
         def is_down():
@@ -103,16 +112,19 @@ class KilledWorkerTest(base.DatabaseTestCase):
         self.wait(is_down, 'the killed worker to be down')
         rescuer = self.start_worker('rescuer',
                                     'volapi.volume.drivers.file.FileDriver')
-        rescuer.wait_for_log('start-up cleanup repaired 1 operation(s)')
-        self.assertRepaired(volume)
+        rescuer.wait_for_log(
+            'start-up reconciliation re-drove 1 operation(s)')
+        self.assertCompleted(volume)
         self.assertEqual(0, rescuer.terminate())
 
     def test_restarted_worker_takes_back_its_own_work(self):
         # Same host: the new process reuses the services row, so it knows
-        # at once that the row's operations are from its previous life.
+        # at once that the row's operations are from its previous life,
+        # without waiting for service_down_time.
         volume, _ = self.extend_on_a_worker_that_dies('phoenix')
         again = self.start_worker('phoenix',
                                   'volapi.volume.drivers.file.FileDriver')
-        again.wait_for_log('start-up cleanup repaired 1 operation(s)')
-        self.assertRepaired(volume)
+        again.wait_for_log(
+            'start-up reconciliation re-drove 1 operation(s)')
+        self.assertCompleted(volume)
         self.assertEqual(0, again.terminate())

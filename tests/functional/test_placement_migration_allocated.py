@@ -7,7 +7,9 @@ from db import migration
 from db import session
 from tests import base
 
-REVISION = '0003_inventory_allocated'
+# The revision before 0003 (not '0003@-1': alembic counts that from the
+# current head, so it stops at 0003 once later revisions exist).
+BEFORE = '0002_volume_types'
 
 
 class AllocatedBackfillTest(base.DatabaseTestCase):
@@ -15,8 +17,7 @@ class AllocatedBackfillTest(base.DatabaseTestCase):
     def setUp(self):
         super().setUp()
         engine = session.get_engine()
-        alembic.command.downgrade(migration._config(engine),
-                                  REVISION + '@-1')
+        alembic.command.downgrade(migration._config(engine), BEFORE)
         # The other tests of this process need the newest schema back.
         self.addCleanup(migration.sync)
         self.addCleanup(session.get_engine().dispose)

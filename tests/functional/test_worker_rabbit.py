@@ -13,6 +13,7 @@ from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
 from tests.unit import test_rpc
 from volapi.volume import api as volume_api
+from volapi.volume import snapshots as snapshot_api
 from volapi.volume import worker as volume_worker
 
 RABBIT_URL = volapi_fixtures.rabbit_url()
@@ -29,8 +30,8 @@ class RabbitTransportTest(test_rpc.TransportContract, base.TestCase):
         self.addCleanup(transport.cleanup)
         return transport
 
-    def serve(self, name):
-        return super().serve(self.topic.server(name))
+    def serve(self, name, recorder=None):
+        return super().serve(self.topic.server(name), recorder)
 
 
 @testtools.skipIf(RABBIT_URL is None, NO_RABBIT)
@@ -76,15 +77,15 @@ class RabbitWorkerTest(base.DatabaseTestCase):
                           'data': {'device_path': volume.provider_location}},
                          info)
 
-        snapshot = volume_api.create_snapshot(self.context, volume)
+        snapshot = snapshot_api.create(self.context, volume.id)
         self.wait_for(snapshot, 'available')
         self.assertTrue(os.path.exists(snapshot.provider_location))
-        volume_api.delete_snapshot(self.context, snapshot)
+        snapshot_api.delete(self.context, snapshot.id)
         snapshot = objects.Snapshot.get_by_id(self.context, snapshot.id,
                                               include_deleted=True)
         self.wait_for(snapshot, 'deleted')
 
-        volume_api.delete(self.context, volume)
+        volume_api.delete(self.context, volume.id)
         volume = objects.Volume.get_by_id(self.context, volume.id,
                                           include_deleted=True)
         self.wait_for(volume, 'deleted')

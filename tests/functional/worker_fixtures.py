@@ -73,7 +73,7 @@ def make_volume_type(context, name=None):
 
 
 def track(context, resource, resource_id, status):
-    engine.run(context, lambda ctx: engine.track_worker(
+    engine.run(context, lambda ctx: objects.Worker.track(
         ctx, resource, resource_id, status))
 
 

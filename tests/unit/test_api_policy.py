@@ -1,6 +1,7 @@
 """The volume API's default policies and the remembered decisions."""
 import os
-import tempfile
+
+import fixtures
 
 from tests import base
 from volapi.api import errors
@@ -48,7 +49,7 @@ class DefaultsTest(base.TestCase):
 class PolicyFileTest(base.TestCase):
 
     def test_a_changed_file_changes_decisions(self):
-        directory = tempfile.mkdtemp()
+        directory = self.useFixture(fixtures.TempDir()).path
         path = os.path.join(directory, 'policy.yaml')
         with open(path, 'w') as f:
             f.write('"volume:get_all": "role:reader"\n')

@@ -1,4 +1,6 @@
 """Placement policy defaults: admin or service."""
+import fixtures
+
 from tests import base
 from volapi import context as volapi_context
 from volapi.placement import context
@@ -64,9 +66,8 @@ class TestPolicy(base.TestCase):
 
     def test_policy_file_overrides_a_default(self):
         import os
-        import tempfile
         self.addCleanup(policy.reset)
-        directory = tempfile.mkdtemp()
+        directory = self.useFixture(fixtures.TempDir()).path
         path = os.path.join(directory, 'policy.yaml')
         with open(path, 'w') as handle:
             handle.write('"placement:traits:list": "@"\n')

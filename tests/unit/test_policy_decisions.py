@@ -2,8 +2,8 @@
 volume and placement APIs: asked once per rules, action, target and
 credentials; asked again when one of those changes or cannot be hashed."""
 import os
-import tempfile
 
+import fixtures
 from oslo_policy import policy as oslo_policy
 
 from tests import base
@@ -66,7 +66,8 @@ class PlacementPolicyFileTest(base.TestCase):
 
     def test_a_changed_file_changes_decisions(self):
         self.addCleanup(placement_policy.reset)
-        path = os.path.join(tempfile.mkdtemp(), 'policy.yaml')
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'policy.yaml')
         with open(path, 'w') as f:
             f.write('"placement:traits:list": "@"\n')
         placement_policy.get_enforcer(self.config.conf)  # its options

@@ -2,6 +2,7 @@
 ``fake://`` transport (the embedded default) between threads."""
 import queue
 import threading
+import time
 import uuid
 
 import oslo_messaging
@@ -20,7 +21,8 @@ from volapi import context as volapi_context
 def make_volume(**kwargs):
     values = dict(id=str(uuid.uuid4()), size=1, status='creating',
                   attach_status='detached', bootable=False, multiattach=False,
-                  host=None, project_id='p1', user_id='u1',
+                  host=None, cluster_name=None, project_id='p1',
+                  user_id='u1',
                   created_at=timeutils.utcnow(with_timezone=True))
     values.update(kwargs)
     return objects.Volume(**values)
@@ -127,8 +129,8 @@ class TransportContract:
         self.ctx = volapi_context.RequestContext(user_id='u1',
                                                  project_id='p1')
 
-    def serve(self, name):
-        endpoint = Recorder(name)
+    def serve(self, name, recorder=None):
+        endpoint = Recorder(recorder or name)
         server = rpc_server.RPCServer(
             self.transport, self.config.conf.volume_topic, name, [endpoint],
             context_class=volapi_context.RequestContext)
@@ -173,10 +175,30 @@ class TransportContract:
                           self.client.initialize_connection, self.ctx,
                           make_volume(host='nobody@file#file'), {})
 
-    def test_server_of(self):
-        self.assertEqual('h@b', volume_rpc.server_of('h@b#pool'))
-        self.assertEqual('h@b', volume_rpc.server_of('h@b'))
-        self.assertIsNone(volume_rpc.server_of(None))
+    def test_cast_goes_to_any_member_of_the_volume_cluster(self):
+        # Two workers listening as their cluster share its queue; a third
+        # worker, outside the cluster, gets nothing.
+        first = self.serve('c1@file', recorder='w1@file')
+        second = self.serve('c1@file', recorder='w2@file')
+        outsider = self.serve('w3@file')
+        volume = make_volume(host='w1@file#file', cluster_name='c1@file#file')
+        for _ in range(8):
+            self.client.extend_volume(self.ctx, volume, 7)
+        names = []
+        for _ in range(8):
+            names.append(self.received_by_any(first, second))
+        self.assertEqual(8, len(names))
+        self.assertTrue(outsider.received.empty())
+
+    def received_by_any(self, *recorders, timeout=10):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for recorder in recorders:
+                try:
+                    return recorder.received.get(timeout=0.05)[0]
+                except queue.Empty:
+                    pass
+        self.fail('no member of the cluster received the cast')
 
 
 class FakeTransportTest(TransportContract, base.TestCase):

@@ -476,7 +476,7 @@ class WorkerTransitionsTest(TransitionTestCase):
 
     def test_create_done_and_failed(self):
         volume = rows.volume(self.context, status='creating', host=None)
-        engine.track_worker(self.context, 'volume', volume.id, 'creating')
+        objects.Worker.track(self.context, 'volume', volume.id, 'creating')
         engine.apply(self.context, 'create_done', volume, host='h@b#p',
                 provider_location='/v')
         row = self.reread(volume)
@@ -530,12 +530,12 @@ class WorkerTransitionsTest(TransitionTestCase):
 
     def test_tracking_again_resets_the_workers_row(self):
         volume = rows.volume(self.context)
-        engine.track_worker(self.context, 'volume', volume.id, 'creating')
+        objects.Worker.track(self.context, 'volume', volume.id, 'creating')
         table = models.Worker.__table__
         with session.writer.connection.using(self.context) as conn:
             conn.execute(table.update().values(cleaning=True,
                                                race_preventer=4))
-        engine.track_worker(self.context, 'volume', volume.id, 'deleting')
+        objects.Worker.track(self.context, 'volume', volume.id, 'deleting')
         with session.reader.connection.using(self.context) as conn:
             row = conn.execute(table.select()).mappings().one()
         self.assertEqual(('deleting', None, False, 5), (

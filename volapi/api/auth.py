@@ -1,7 +1,8 @@
 """Who is asking: the request context, from noauth tokens or keystone.
 
 noauth (the default) reads Cinder's token ``X-Auth-Token: user:project``
-(a token without ``:`` is both user and project) and, like Cinder, answers
+(a token without ``:`` is both user and project; ``volapi.noauth`` refuses
+what is not a sane identifier with a 401) and, like Cinder, answers
 a request without a token with 204 and a token to use. Unlike Cinder, whose
 noauth makes every caller an administrator, only the user ``admin`` or a
 caller with the role ``admin`` in ``X-Roles`` is one here, so that tenant
@@ -12,6 +13,7 @@ keystone: keystonemiddleware's auth_token validates the token and sets the
 """
 from volapi.api import errors
 from volapi import context as volapi_context
+from volapi import noauth
 
 CONTEXT_KEY = 'volapi.context'
 
@@ -40,6 +42,10 @@ class NoAuth:
         if token is None:
             user_id = environ.get('HTTP_X_AUTH_USER', 'admin')
             project_id = environ.get('HTTP_X_AUTH_PROJECT_ID', 'admin')
+            if not (noauth.is_identifier(user_id) and
+                    noauth.is_identifier(project_id)):
+                return errors.wsgi_fault(start_response, 401,
+                                         noauth.REFUSED_MESSAGE)
             url = environ.get('wsgi.url_scheme', 'http') + '://' + \
                 environ.get('HTTP_HOST', '') + environ.get('SCRIPT_NAME', '')\
                 + environ.get('PATH_INFO', '')
@@ -49,8 +55,11 @@ class NoAuth:
                  url.rstrip('/') + '/' + project_id),
                 ('Content-Type', 'text/plain'), ('Content-Length', '0')])
             return [b'']
-        user_id, _sep, project_id = token.partition(':')
-        project_id = project_id or user_id
+        identity = noauth.parse_token(token)
+        if identity is None:
+            return errors.wsgi_fault(start_response, 401,
+                                     noauth.REFUSED_MESSAGE)
+        user_id, project_id = identity
         roles = _roles(environ.get('HTTP_X_ROLES'))
         if user_id == 'admin' and 'admin' not in roles:
             roles.append('admin')

@@ -4,6 +4,7 @@ import urllib.parse
 
 from volapi.api import errors
 from volapi import conf as volapi_conf
+from volapi import request_text
 
 CONF = volapi_conf.CONF
 SORT_DIRECTIONS = ('asc', 'desc')
@@ -14,11 +15,9 @@ def _non_negative_int(params, name):
     value = params.get(name)
     if value is None:
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        raise errors.BadRequest('%s param must be an integer' % name) \
-            from None
+    number = request_text.integer(value)
+    if number is None:
+        raise errors.BadRequest('%s param must be an integer' % name)
     if number < 0:
         raise errors.BadRequest('%s param must be positive' % name)
     if number > DB_MAX_INT:

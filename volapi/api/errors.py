@@ -12,6 +12,7 @@ import logging
 import webob.exc
 
 from db import exceptions as db_exc
+from volapi import request_text
 
 LOG = logging.getLogger(__name__)
 
@@ -121,7 +122,9 @@ def to_fault(exc):
 
 def fault_body(status, message):
     name = FAULT_NAMES.get(status, DEFAULT_FAULT_NAME)
-    return json.dumps({name: {'code': status, 'message': message}}).encode()
+    return json.dumps({name: {'code': status,
+                              'message': request_text.bounded(message)}}
+                      ).encode()
 
 
 def status_line(status):

@@ -12,6 +12,7 @@ range does not contain the request's version does not validate.
 """
 import functools
 import json
+import math
 
 import jsonschema
 from jsonschema import validators
@@ -20,8 +21,11 @@ import pecan
 from volapi.api import errors
 from volapi.api import microversion
 from volapi import json_depth
+from volapi import request_text
 
 _BODY_KEY = 'volapi.body'
+# Longer messages from jsonschema quote too much of the value.
+MAX_MESSAGE = 200
 _NO_BODY = object()
 
 
@@ -48,9 +52,10 @@ def parse_body(request):
         raise errors.BadRequest(
             'Malformed message body: nested more than %d levels deep'
             % json_depth.MAX_DEPTH)
-    if _has_nul(body):
-        raise errors.BadRequest('NUL characters are not allowed in the '
-                                'request body.')
+    problem = request_text.unstorable_message(body)
+    if problem:
+        raise errors.BadRequest('Invalid input in the request body: %s.'
+                                % problem)
     request.environ[_BODY_KEY] = body
     return body
 
@@ -69,53 +74,69 @@ def parse_action(request):
     return name, argument
 
 
-def _has_nul(value):
-    if isinstance(value, str):
-        return '\x00' in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_nul(v) for v in value)
-    return False
-
-
-def _as_integer(instance):
-    # Cinder accepts sizes as integers or strings of digits.
-    if isinstance(instance, bool):
-        return None
-    if isinstance(instance, int):
+def _as_number(instance):
+    # Cinder accepts sizes as integers or strings of digits; a string of
+    # too many digits to convert is beyond every maximum.
+    if isinstance(instance, str):
+        number = request_text.integer(instance)
+        if number is None and request_text.is_integer_text(instance):
+            return math.inf if instance[0] != '-' else -math.inf
+        return number
+    if isinstance(instance, (int, float)) and not isinstance(instance, bool):
         return instance
-    if isinstance(instance, str) and instance.isdigit():
-        return int(instance)
     return None
 
 
 def _minimum(validator, minimum, instance, schema):
-    value = _as_integer(instance) if isinstance(instance, str) else instance
-    if isinstance(value, (int, float)) and not isinstance(value, bool) \
-            and value < minimum:
+    value = _as_number(instance)
+    if value is not None and value < minimum:
         yield jsonschema.ValidationError(
-            '%s is less than the minimum of %s' % (instance, minimum))
+            '%s is less than the minimum of %s'
+            % (request_text.excerpt(instance), minimum))
 
 
 def _maximum(validator, maximum, instance, schema):
-    value = _as_integer(instance) if isinstance(instance, str) else instance
-    if isinstance(value, (int, float)) and not isinstance(value, bool) \
-            and value > maximum:
+    value = _as_number(instance)
+    if value is not None and value > maximum:
         yield jsonschema.ValidationError(
-            '%s is greater than the maximum of %s' % (instance, maximum))
+            '%s is greater than the maximum of %s'
+            % (request_text.excerpt(instance), maximum))
+
+
+def _max_serialized_length(validator, length, instance, schema):
+    # What is stored as JSON text must fit its column.
+    size = len(json.dumps(instance))
+    if size > length:
+        yield jsonschema.ValidationError(
+            'is %d characters long as JSON, more than %d' % (size, length))
 
 
 _Validator = validators.extend(jsonschema.Draft4Validator, {
-    'minimum': _minimum, 'maximum': _maximum})
+    'minimum': _minimum, 'maximum': _maximum,
+    'maxSerializedLength': _max_serialized_length})
 
 
 def _message(error):
     path = error.absolute_path
     if path:
         return ('Invalid input for field/attribute %s. Value: %s. %s'
-                % (path[-1], error.instance, error.message))
-    return error.message
+                % (request_text.excerpt(path[-1]),
+                   request_text.excerpt(error.instance), _short(error)))
+    return _short(error)
+
+
+def _short(error):
+    # jsonschema's messages quote the whole instance ("'xxx...' is too
+    # long"): a huge value would be echoed in full.
+    message = error.message
+    if len(message) <= MAX_MESSAGE:
+        return message
+    quoted = repr(error.instance)
+    if message.startswith(quoted):
+        return '%r%s' % (request_text.excerpt(error.instance),
+                         request_text.bounded(message[len(quoted):],
+                                              MAX_MESSAGE))
+    return request_text.bounded(message, MAX_MESSAGE)
 
 
 _FORMATS = jsonschema.FormatChecker()

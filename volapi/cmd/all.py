@@ -2,7 +2,8 @@
 
 API and a volume worker side by side; with no configuration at all: SQLite
 under ``state_path``, the in-process ``fake://`` transport, the file driver,
-HTTP on 127.0.0.1:8776. The schema is brought up to date at start.
+HTTP on [api] bind_host:bind_port (127.0.0.1:8776), bound before
+anything else. The schema is brought up to date at start.
 """
 import sys
 
@@ -20,14 +21,17 @@ def main(argv=None):
         'in one process.', bind=True).parse_args(
             sys.argv[1:] if argv is None else argv)
     conf = config.setup(args.config_file, args.config_dir, prog='volapi-all')
+    # The address first: when it is taken, nothing else has been done
+    # (no migration, no worker registered, no cleanup run).
+    server = process.listen('volapi-all', conf, args.bind)
     migration.sync()
     # In-memory messages died with the previous process: whatever it left
     # unclaimed is lost, not late.
     in_process = conf.transport_url.startswith('fake:')
     worker = volume_worker.VolumeWorker(conf).start(
         unclaimed_timeout=0 if in_process else None)
-    serving = wsgi.Serving(wsgi.make_server(wsgi.init_application(conf),
-                                            args.bind)).start()
+    server.set_app(wsgi.init_application(conf))
+    serving = wsgi.Serving(server).start()
     process.wait_for_termination()
     serving.stop()
     worker.stop()

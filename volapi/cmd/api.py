@@ -14,8 +14,9 @@ def main(argv=None):
         'volapi-api', 'Serve the volume (Cinder v3) and placement APIs.',
         bind=True).parse_args(sys.argv[1:] if argv is None else argv)
     conf = config.setup(args.config_file, args.config_dir, prog='volapi-api')
-    serving = wsgi.Serving(wsgi.make_server(wsgi.init_application(conf),
-                                            args.bind)).start()
+    server = process.listen('volapi-api', conf, args.bind)
+    server.set_app(wsgi.init_application(conf))
+    serving = wsgi.Serving(server).start()
     process.wait_for_termination()
     serving.stop()
     return 0

@@ -2,13 +2,12 @@
 they wait for SIGTERM (or SIGINT) to shut down gracefully."""
 import argparse
 import signal
+import sys
 import threading
 
 from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
-
-DEFAULT_BIND = '127.0.0.1:8776'
 
 
 def parser(prog, description, bind=False):
@@ -18,9 +17,26 @@ def parser(prog, description, bind=False):
     p.add_argument('--config-dir', default=None,
                    help='directory of *.conf files read after the files')
     if bind:
-        p.add_argument('--bind', default=DEFAULT_BIND,
-                       help='HOST:PORT to serve HTTP on (default %(default)s)')
+        p.add_argument('--bind', default=None,
+                       help='HOST:PORT to serve HTTP on (default: [api] '
+                            'bind_host and bind_port, 127.0.0.1:8776)')
     return p
+
+
+def listen(prog, conf, bind):
+    """The HTTP server of ``prog``, bound to ``--bind`` or the configured
+    address, its application not set yet; when the address cannot be had,
+    say which and how to change it, and exit 1 (no traceback: it is the
+    operator's to fix, not a bug)."""
+    from volapi import wsgi
+    try:
+        return wsgi.make_server(None, wsgi.bind_address(conf, bind))
+    except wsgi.CannotListen as e:
+        problem = str(e)
+    # Logged out of the except block: the log line carries no exception.
+    LOG.error('%s', problem)
+    sys.stderr.write('%s: %s\n' % (prog, problem))
+    raise SystemExit(1)
 
 
 def wait_for_termination():

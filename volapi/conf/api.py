@@ -3,6 +3,14 @@ from oslo_config import cfg
 
 GROUP = 'api'
 api_opts = [
+    cfg.HostAddressOpt('bind_host', default='127.0.0.1',
+                       help='The address volapi-api and volapi-all serve '
+                            'HTTP on (both APIs); 0.0.0.0 or :: for every '
+                            'interface. Their --bind HOST:PORT overrides '
+                            'it.'),
+    cfg.PortOpt('bind_port', default=8776,
+                help='The port volapi-api and volapi-all serve HTTP on '
+                     '(Cinder\'s 8776; placement is under /placement).'),
     cfg.StrOpt('auth_strategy', default='noauth',
                choices=[('noauth', "Cinder's noauth: the token is "
                          "'user:project'; user 'admin' or role 'admin' "

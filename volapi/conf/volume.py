@@ -6,13 +6,21 @@ GROUP = 'volume'
 
 # [DEFAULT]: every registered service heartbeats; the API reads liveness too.
 service_opts = [
-    cfg.IntOpt('report_interval', default=10, min=1,
+    cfg.StrOpt('cluster',
+               help='Name of the cluster this volume worker belongs to: '
+                    'workers that serve the same storage (same backend_name, '
+                    'shared volumes_dir or array) and name the same cluster '
+                    'share their volumes. Operations on them are cast to '
+                    'the cluster, any live member takes each one, and the '
+                    'members re-drive the operations of a member that died. '
+                    'Unset: the worker is a cluster of its own.'),
+    cfg.IntOpt('report_interval', default=5, min=1,
                help='Seconds between two heartbeats of a volapi service '
                     '(a compare-and-swap on its row in the services table).'),
-    cfg.IntOpt('service_down_time', default=60, min=1,
+    cfg.IntOpt('service_down_time', default=20, min=1,
                help='A service whose last heartbeat is older than this many '
-                    'seconds is down: its operations in flight are repaired '
-                    'by the cleanup of other workers. Must be well above '
+                    'seconds is down: its operations in flight are re-driven '
+                    'by the other workers of its cluster. Must be well above '
                     'report_interval.'),
 ]
 
@@ -28,14 +36,17 @@ volume_opts = [
     cfg.StrOpt('volumes_dir', default='$state_path/volumes',
                help='Directory of the file driver: one sparse file per '
                     'volume and per snapshot.'),
-    cfg.IntOpt('cleanup_interval', default=60, min=1,
-               help='Seconds between two runs of the periodic cleanup, which '
-                    'repairs operations left in flight by dead services.'),
-    cfg.IntOpt('unclaimed_work_timeout', default=300, min=1,
+    cfg.IntOpt('cleanup_interval', default=5, min=1,
+               help='Seconds between two runs of the periodic '
+                    'reconciliation, which re-drives the operations of its '
+                    'cluster left in flight by dead services or lost '
+                    'messages.'),
+    cfg.IntOpt('unclaimed_work_timeout', default=15, min=1,
                help='An operation that no worker has claimed this many '
                     'seconds after the API started it (its message was '
-                    'lost) is repaired by the cleanup like the work of a '
-                    'dead service.'),
+                    'lost, e.g. while the broker restarted) is re-driven '
+                    'by a worker of its cluster like the work of a dead '
+                    'service.'),
 ]
 
 

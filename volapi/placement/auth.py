@@ -6,6 +6,8 @@ from which ``volapi.placement.context`` makes the request context.
 """
 import webob.exc
 
+from volapi import noauth
+
 ROOT_PATHS = ('/', '')
 
 
@@ -34,9 +36,13 @@ class NoAuthMiddleware:
         token = environ.get('HTTP_X_AUTH_TOKEN')
         if token is None:
             return webob.exc.HTTPUnauthorized()(environ, start_response)
-        user_id, _sep, project_id = token.partition(':')
+        identity = noauth.parse_token(token)
+        if identity is None:
+            return webob.exc.HTTPUnauthorized(noauth.REFUSED_MESSAGE)(
+                environ, start_response)
+        user_id, project_id = identity
         environ['HTTP_X_USER_ID'] = user_id
-        environ['HTTP_X_PROJECT_ID'] = project_id or user_id
+        environ['HTTP_X_PROJECT_ID'] = project_id
         environ['HTTP_X_ROLES'] = 'admin' if user_id == 'admin' else ''
         return self.application(environ, start_response)
 

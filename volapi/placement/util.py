@@ -13,6 +13,7 @@ from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import schema_check
 from volapi import json_depth
+from volapi import request_text
 
 # Where the application leaves things in the WSGI environ.
 ENV_ERROR_CODE = 'placement.error_code'
@@ -72,7 +73,7 @@ def json_error_formatter(body, status, title, environ):
     ``code`` appears from 1.23 on; the 406 of a refused microversion also
     names the versions on offer.
     """
-    body = webob.exc.strip_tags(body)
+    body = request_text.bounded(webob.exc.strip_tags(body))
     status_code = int(status.split(None, 1)[0])
     error = {'status': status_code, 'title': title, 'detail': body}
     version = environ.get(microversion.MICROVERSION_ENVIRON)
@@ -125,22 +126,9 @@ def _refuse_constant(name):
 
 
 def _check_storable(data, message):
-    if isinstance(data, str):
-        if '\x00' in data:
-            raise webob.exc.HTTPBadRequest(
-                message % ('%r contains a NUL character' % data))
-        try:
-            data.encode('utf-8')
-        except UnicodeEncodeError:
-            raise webob.exc.HTTPBadRequest(
-                message % ('%r is not valid Unicode' % data))
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            _check_storable(key, message)
-            _check_storable(value, message)
-    elif isinstance(data, list):
-        for value in data:
-            _check_storable(value, message)
+    problem = request_text.unstorable_message(data)
+    if problem:
+        raise webob.exc.HTTPBadRequest(message % problem)
 
 
 _validators = {}

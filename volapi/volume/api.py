@@ -1,34 +1,38 @@
-"""The volume service layer: one function per action.
+"""The volume service: every volume use case, one function each.
 
-Each function compiles its transitions from the table
-(:mod:`volapi.volume.transitions`), runs them, together with the rows they
-insert, in ONE transaction, and only after that transaction has committed
-casts to a volume worker (``rpc.volume.VolumeWorkerClient``). A failed
-condition raises ``engine.TransitionRefused`` naming it; a missing or
-foreign resource raises ``db.exceptions.NotFound``.
+Snapshots and attachments have their own modules beside this one
+(:mod:`.snapshots`, :mod:`.attachments`); they share what is here.
 
-``version`` arguments are the request's microversion; internal callers pass
-None and are bound neither by microversions nor by the table's admin flags.
+Every use case takes ``(context, <resource id>, ..., version=None,
+authorize=None)``: it loads the resource in the transaction that changes
+it, calls ``authorize(resource)`` (the API's policy check; it raises to
+refuse), then runs the transitions of the table
+(:mod:`volapi.volume.transitions`) and the rows that go with them in that
+ONE transaction, retried whole. Only after it has committed does it cast
+to a volume worker (``rpc.volume.VolumeWorkerClient``). A failed condition
+raises ``engine.TransitionRefused`` naming it; a missing or foreign
+resource raises ``db.exceptions.NotFound``.
+
+``version`` is the request's microversion; internal callers pass None and
+are bound neither by microversions nor by the table's admin flags.
 """
 import threading
 import uuid
 
-import oslo_messaging
-import sqlalchemy as sa
 from oslo_log import log as logging
-from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
-from db import api as db_api
 from db import exceptions as db_exc
-from db import models
 from db import session
 import objects
+from objects import metadata as metadata_rows
 from objects import volume_list
 from objects import volume_type as type_obj
+from volapi import conf as volapi_conf
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
+CONF = volapi_conf.CONF
 
 _client_lock = threading.Lock()
 _client = None
@@ -55,149 +59,321 @@ class InvalidRequest(Exception):
     """The request cannot be served as asked (HTTP 400)."""
 
 
+class ReferenceNotFound(Exception):
+    """The request names something that does not exist (HTTP 404)."""
+
+
 class BackendError(Exception):
     """A worker call failed; the state change was rolled back (or, where
     the message says so, left for the caller to undo)."""
 
 
-# -- loading what a request names ---------------------------------------------
+# -- loading what a request names, and changing it -------------------------
 
-def _owned(context, obj, project_id):
+def owned(context, obj, project_id):
+    """``obj`` if the caller's project owns it (or the caller is an admin);
+    NotFound otherwise, so other projects' ids are not revealed."""
     if context.is_admin or project_id == context.project_id:
         return obj
     raise db_exc.NotFound(obj.model.cas_name, obj.id)
 
 
 def get_volume(context, volume_id):
-    """The volume, if the caller's project owns it (or the caller is an
-    admin); NotFound otherwise, so other projects' ids are not revealed."""
+    """The volume, if the caller may see it (see :func:`owned`)."""
     return volume_list.get(context, volume_id)
 
 
-def get_snapshot(context, snapshot_id):
-    snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
-    return _owned(context, snapshot, snapshot.project_id)
+def in_one_transaction(context, load, build, authorize=None):
+    """``load(ctx)`` the resource, ``authorize(resource)``, and run what
+    ``build(ctx, resource)`` returns (steps and callables ``fn(ctx)``), all
+    in ONE transaction, retried whole: the compare-and-swap works on what
+    this very transaction read. Returns the resource."""
+    def transaction(ctx):
+        resource = load(ctx)
+        if authorize is not None:
+            authorize(resource)
+        for action in build(ctx, resource):
+            if isinstance(action, engine.Step):
+                action.execute(ctx)
+            else:
+                action(ctx)
+        return resource
+
+    return engine.run(context, transaction)[0]
 
 
-def get_attachment(context, attachment_id):
-    """(attachment, its volume), if the caller owns the volume."""
-    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
-    try:
-        volume = get_volume(context, attachment.volume_id)
-    except db_exc.NotFound:
-        raise db_exc.NotFound('attachment', attachment_id) from None
-    return attachment, volume
+def on_volume(context, volume_id, build, authorize=None):
+    """:func:`in_one_transaction` for the volume ``volume_id``."""
+    return in_one_transaction(
+        context, lambda ctx: get_volume(ctx, volume_id), build, authorize)
 
 
-# -- rows inserted with a transition --------------------------------------
-
-def _insert(context, model, values):
-    with session.writer.connection.using(context) as conn:
-        conn.execute(sa.insert(model.__table__).values(**values))
+def _one(name, **params):
+    """A build of the lone transition ``name`` of the volume."""
+    return lambda ctx, volume: [engine.prepare(ctx, name, volume, **params)]
 
 
-def _upsert_admin_metadata(context, volume_id, key, value):
-    """Callers hold the volume row (their CAS changed it), so no one else
-    inserts this key concurrently."""
-    table = models.VolumeAdminMetadata.__table__
-    with session.writer.connection.using(context) as conn:
-        updated = conn.execute(
-            table.update().where(table.c.volume_id == volume_id,
-                                 table.c.key == key)
-            .values(value=value)).rowcount
-        if not updated:
-            conn.execute(table.insert().values(volume_id=volume_id, key=key,
-                                               value=value))
+# -- reading ----------------------------------------------------------------
+
+def get_volume_details(context, volume_id, authorize=None):
+    """(volume, its attachments), with its metadata and type, read in one
+    transaction."""
+    with session.reader.connection.using(context):
+        volume = get_volume(context, volume_id)
+        if authorize is not None:
+            authorize(volume)
+        attachments = volume_list.load_details(context, [volume])
+        return volume, attachments.get(volume.id, ())
 
 
-# -- volumes --------------------------------------------------------------------
+def get_all(context, detailed=False, with_count=False, **query):
+    """(volumes, their attachments if ``detailed``, the count of all that
+    match if ``with_count``), read in one transaction; ``query`` as
+    objects.volume_list.get_all takes it."""
+    with session.reader.connection.using(context):
+        volumes = volume_list.get_all(context, **query)
+        attachments = volume_list.load_details(context, volumes) \
+            if detailed else None
+        count = volume_list.count(context, query.get('project_id'),
+                                  query.get('filters')) \
+            if with_count else None
+    return volumes, attachments, count
 
-def created(context, volume):
-    """POST /volumes inserted ``volume`` in 'creating', with its workers row,
-    and committed: cast it to a worker."""
+
+def default_type(context):
+    """The type of a volume created without one: ``[api]
+    default_volume_type`` if it exists, else ``__DEFAULT__``."""
+    name = CONF.api.default_volume_type
+    if name and name != type_obj.DEFAULT_TYPE_NAME:
+        try:
+            return type_obj.VolumeType.get(context, name)
+        except type_obj.VolumeTypeNotFound:
+            pass
+    return type_obj.VolumeType.get_default(context)
+
+
+# -- creating, describing, deleting ----------------------------------------
+
+def _volume_type(context, wanted, source_type_id):
+    if wanted:
+        try:
+            return type_obj.VolumeType.get(
+                context, wanted, include_private=context.is_admin)
+        except type_obj.VolumeTypeNotFound:
+            raise ReferenceNotFound(
+                'Volume type with name %s could not be found.' % wanted
+            ) from None
+    if source_type_id:
+        try:
+            return type_obj.VolumeType.get(context, source_type_id)
+        except type_obj.VolumeTypeNotFound:
+            pass
+    return default_type(context)
+
+
+def _size(size, source_size, what):
+    if size is None:
+        if source_size is None:
+            raise InvalidRequest(
+                'Invalid input received: Invalid volume size provided for '
+                'create request: None (size argument must be an integer '
+                '(or string representation of an integer) and greater than '
+                'zero).')
+        return source_size
+    size = int(size)
+    if source_size is not None and size < source_size:
+        raise InvalidRequest(
+            'Invalid input received: Volume size %(size)sGB cannot be '
+            'smaller than the %(what)s size %(source)sGB. They must be >= '
+            'original %(what)s size.'
+            % {'size': size, 'what': what, 'source': source_size})
+    return size
+
+
+def _source(context, snapshot_id, source_volid):
+    """(source object, its hold transition, what it is called), or Nones."""
+    if snapshot_id and source_volid:
+        raise InvalidRequest('Invalid input received: only one of '
+                             'snapshot_id and source_volid may be given.')
+    if snapshot_id:
+        snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
+        owned(context, snapshot, snapshot.project_id)
+        return snapshot, 'create_from_snapshot', 'snapshot'
+    if source_volid:
+        return get_volume(context, source_volid), 'create_from_volume', \
+            'volume'
+    return None, None, 'volume'
+
+
+def create(context, size=None, name=None, description=None,
+           volume_type=None, snapshot_id=None, source_volid=None,
+           availability_zone=None, metadata=None, version=None):
+    """Insert the volume ('creating'), holding its source and its type in
+    the same transaction (a concurrent delete of either conflicts), then
+    cast its creation. Returns the volume, as the view shows it."""
+    zone = availability_zone or CONF.api.storage_availability_zone
+    if zone != CONF.api.storage_availability_zone:
+        raise InvalidRequest(
+            "Invalid input received: Availability zone '%s' is invalid."
+            % zone)
+    source, hold, what = _source(context, snapshot_id, source_volid)
+    size = _size(size, source and (
+        source.volume_size if hold == 'create_from_snapshot'
+        else source.size), what)
+    new_type = _volume_type(context, volume_type,
+                            source and source.volume_type_id)
+    volume = objects.Volume(
+        context, id=str(uuid.uuid4()), user_id=context.user_id,
+        project_id=context.project_id, size=size, availability_zone=zone,
+        display_name=name, display_description=description,
+        volume_type_id=new_type.id, snapshot_id=snapshot_id,
+        source_volid=source_volid, bootable=False,
+        multiattach=type_obj.is_multiattach(new_type.extra_specs),
+        metadata=metadata or {}, deleted=False)
+    steps = [lambda ctx: new_type.guard_in_use()]
+    if source is not None:
+        steps.append(engine.prepare(context, hold, source, version=version,
+                                    reflect=False))
+    steps.append(engine.prepare(context, 'create', volume, version=version))
+    engine.run(context, *steps)
+    volume.volume_type = new_type
     worker_client().create_volume(context, volume)
+    return volume
 
 
-def delete(context, volume, cascade=False, force=False, version=None):
+def update(context, volume_id, values, metadata=None, authorize=None):
+    """Rename (``values``: display_name, display_description) and, with
+    ``metadata``, make it the whole metadata: one compare-and-swap, so a
+    refused metadata change (in 'maintenance') renames nothing either."""
+    if metadata is not None:
+        _change_metadata(context, volume_id, authorize, values,
+                         lambda ctx, volume: metadata_rows.VOLUME.replace(
+                             ctx, volume.id, metadata))
+    elif values:
+        on_volume(context, volume_id, _one('update', reflect=False, **values),
+                  authorize)
+
+
+def delete(context, volume_id, cascade=False, force=False, version=None,
+           authorize=None):
     """Start deleting a volume (and, with ``cascade``, its snapshots);
     ``force`` (admin, 3.23) allows any status but 'deleting'.
 
     The snapshots are read and moved to 'deleting' in the transaction whose
     compare-and-swap has just taken the volume; a snapshot create must take
     the volume row too, so none can slip in between."""
-    step = engine.prepare(context,
-                               'force_delete' if force else 'delete', volume,
-                               version=version, cascade=bool(cascade))
     cascaded = []
 
-    def take_snapshots(ctx):
+    def build(ctx, volume):
         del cascaded[:]  # a retried transaction starts over
-        if not cascade:
-            return
-        for snapshot in objects.Snapshot.get_all(ctx, volume_id=volume.id):
-            if snapshot.status == 'deleting':
-                continue  # its own delete is under way
-            engine.prepare(ctx, 'snapshot_cascade_delete',
-                                snapshot).execute(ctx)
-            cascaded.append(snapshot)
+        yield engine.prepare(ctx, 'force_delete' if force else 'delete',
+                             volume, version=version, cascade=bool(cascade))
+        if cascade:
+            for snapshot in objects.Snapshot.get_all(ctx,
+                                                     volume_id=volume.id):
+                if snapshot.status == 'deleting':
+                    continue  # its own delete is under way
+                yield engine.prepare(ctx, 'snapshot_cascade_delete',
+                                     snapshot)
+                cascaded.append(snapshot)
 
-    engine.run(context, step, take_snapshots)
+    volume = on_volume(context, volume_id, build, authorize)
     client = worker_client()
     for snapshot in cascaded:
         client.delete_snapshot(context, snapshot)
     client.delete_volume(context, volume)
 
 
-def on_volume(context, volume_id, build, authorize=None):
-    """Load the volume (as the caller may see it) and run what ``build(ctx,
-    volume)`` returns (steps and callables) in ONE transaction, retried
-    whole: the compare-and-swap works on what this very transaction read.
-    ``authorize(volume)`` runs in between (the API's policy check).
-    Returns the volume."""
-    def transaction(ctx):
-        volume = get_volume(ctx, volume_id)
-        if authorize is not None:
-            authorize(volume)
-        for action in build(ctx, volume):
-            if isinstance(action, engine.Step):
-                action.execute(ctx)
-            else:
-                action(ctx)
-        return volume
+# -- metadata -----------------------------------------------------------------
 
-    return engine.run(context, transaction)[0]
+def get_metadata(context, volume_id, authorize=None):
+    volume = get_volume(context, volume_id)
+    if authorize is not None:
+        authorize(volume)
+    return metadata_rows.VOLUME.get(context, volume.id)
 
 
-def _simple(name):
-    def action(context, volume_id, version=None, authorize=None,
-               own_allowed=False):
-        # The common case, the caller's own volume in a status the
-        # transition takes, is one UPDATE when the policy allows the action
-        # on the caller's own volumes (``own_allowed``). Anything else is
-        # loaded first, to check the policy on it and explain a refusal.
-        if own_allowed and engine.apply_to_own(context, name, volume_id,
-                                                    version=version):
-            return
-        # Nothing reads the volume afterwards: no read-back of values
-        # computed in SQL.
-        on_volume(context, volume_id, lambda ctx, volume: [
-            engine.prepare(ctx, name, volume, version=version,
-                                reflect=False)], authorize)
-    action.__name__ = name
-    action.__doc__ = 'Transition %r of the volume (see the table).' % name
-    return action
+def _change_metadata(context, volume_id, authorize, values, change):
+    """The ``update_metadata`` transition (with the volume columns
+    ``values``) and ``change(ctx, volume)`` of the rows; returns what
+    ``change`` returned."""
+    result = []
+
+    def build(ctx, volume):
+        del result[:]
+        yield engine.prepare(ctx, 'update_metadata', volume, reflect=False,
+                             **values)
+        result.append(change(ctx, volume))
+
+    on_volume(context, volume_id, build, authorize)
+    return result[0]
 
 
-reserve = _simple('reserve')
-unreserve = _simple('unreserve')
-begin_detaching = _simple('begin_detaching')
-roll_detaching = _simple('roll_detaching')
+def update_metadata(context, volume_id, metadata, authorize=None):
+    """Set the keys of ``metadata``; the others stay."""
+    _change_metadata(context, volume_id, authorize, {},
+                     lambda ctx, volume: metadata_rows.VOLUME.update(
+                         ctx, volume.id, metadata))
+
+
+def replace_metadata(context, volume_id, metadata, authorize=None):
+    """Make ``metadata`` the volume's whole metadata."""
+    update(context, volume_id, {}, metadata, authorize)
+
+
+def delete_metadata(context, volume_id, key, authorize=None):
+    """False if the volume has no such key."""
+    return _change_metadata(context, volume_id, authorize, {},
+                            lambda ctx, volume: metadata_rows.VOLUME.delete(
+                                ctx, volume.id, key))
+
+
+# -- actions --------------------------------------------------------------------
+
+def _read_free(name, context, volume_id, version, authorize, own_allowed):
+    # The common case, the caller's own volume in a status the transition
+    # takes, is one UPDATE when the policy allows the action on the
+    # caller's own volumes (``own_allowed``). Anything else is loaded
+    # first, to check the policy on it and explain a refusal.
+    if own_allowed and engine.apply_to_own(context, name, volume_id,
+                                           version=version):
+        return
+    # Nothing reads the volume afterwards: no read-back of values computed
+    # in SQL.
+    on_volume(context, volume_id,
+              _one(name, version=version, reflect=False), authorize)
+
+
+def reserve(context, volume_id, version=None, authorize=None,
+            own_allowed=False):
+    """os-reserve: hold the volume for an attach."""
+    _read_free('reserve', context, volume_id, version, authorize,
+               own_allowed)
+
+
+def unreserve(context, volume_id, version=None, authorize=None,
+              own_allowed=False):
+    """os-unreserve: drop the hold."""
+    _read_free('unreserve', context, volume_id, version, authorize,
+               own_allowed)
+
+
+def begin_detaching(context, volume_id, version=None, authorize=None,
+                    own_allowed=False):
+    _read_free('begin_detaching', context, volume_id, version, authorize,
+               own_allowed)
+
+
+def roll_detaching(context, volume_id, version=None, authorize=None,
+                   own_allowed=False):
+    _read_free('roll_detaching', context, volume_id, version, authorize,
+               own_allowed)
 
 
 def extend(context, volume_id, new_size, version=None, authorize=None):
-    volume = on_volume(context, volume_id, lambda ctx, volume: [
-        engine.prepare(ctx, 'extend', volume, version=version,
-                            new_size=new_size)], authorize)
+    volume = on_volume(context, volume_id,
+                       _one('extend', version=version, new_size=new_size),
+                       authorize)
     worker_client().extend_volume(context, volume, new_size)
     return volume
 
@@ -210,14 +386,15 @@ def attach(context, volume_id, instance_uuid=None, host_name=None,
     attachment_id = str(uuid.uuid4())
 
     def build(ctx, volume):
+        attachment = objects.VolumeAttachment(
+            ctx, id=attachment_id, volume_id=volume.id,
+            instance_uuid=instance_uuid, attached_host=host_name,
+            mountpoint=mountpoint, attach_mode=mode, created_at=now,
+            deleted=False)
         return [engine.prepare(ctx, 'attach', volume, version=version,
-                                    mode=mode),
-                lambda ctx: _insert(ctx, models.VolumeAttachment, dict(
-                    id=attachment_id, volume_id=volume.id,
-                    instance_uuid=instance_uuid, attached_host=host_name,
-                    mountpoint=mountpoint, attach_mode=mode,
-                    attach_status='attached', attach_time=now,
-                    created_at=now, deleted=False))]
+                               mode=mode),
+                engine.prepare(ctx, 'attachment_new', attachment,
+                               attach_status='attached', attach_time=now)]
 
     on_volume(context, volume_id, build, authorize)
     return attachment_id
@@ -249,7 +426,7 @@ def detach(context, volume_id, attachment_id=None, version=None,
     def build(ctx, volume):
         attachment = _attachment_of(ctx, volume, attachment_id)
         return [engine.prepare(ctx, 'detach', volume, version=version,
-                                    attachment_id=attachment.id),
+                               attachment_id=attachment.id),
                 engine.prepare(ctx, 'attachment_remove', attachment)]
 
     on_volume(context, volume_id, build, authorize)
@@ -264,17 +441,13 @@ def reset_status(context, volume_id, status=None, attach_status=None,
         ('migration_status', migration_status)) if value is not None}
     if params.get('migration_status') == 'none':
         params['migration_status'] = None
-    now = timeutils.utcnow()
 
     def build(ctx, volume):
-        yield engine.prepare(ctx, 'reset_status', volume,
-                                  version=version, **params)
+        yield engine.prepare(ctx, 'reset_status', volume, version=version,
+                             **params)
         if attach_status == 'detached':
-            yield lambda ctx: db_api.conditional_update(
-                ctx, models.VolumeAttachment,
-                {'attach_status': 'detached', 'detach_time': now,
-                 'deleted': True, 'deleted_at': now},
-                {'volume_id': volume.id})
+            yield lambda ctx: objects.VolumeAttachment.remove_all(
+                ctx, volume.id)
 
     on_volume(context, volume_id, build, authorize)
 
@@ -285,178 +458,21 @@ def retype(context, volume_id, new_type, migration_policy='never',
     so ``migration_policy`` only documents the caller's consent)."""
     volume_type = type_obj.VolumeType.get(context, new_type,
                                           include_private=context.is_admin)
-    new_type_id = volume_type.id
     multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume = on_volume(context, volume_id, lambda ctx, volume: [
         engine.prepare(
-            ctx, 'retype', volume, version=version, new_type_id=new_type_id,
+            ctx, 'retype', volume, version=version,
+            new_type_id=volume_type.id,
             changes_multiattach=multiattach != bool(volume.multiattach))],
         authorize)
-    worker_client().retype(context, volume, new_type_id)
+    worker_client().retype(context, volume, volume_type.id)
 
 
 def update_readonly_flag(context, volume_id, readonly, version=None,
                          authorize=None):
     on_volume(context, volume_id, lambda ctx, volume: [
         engine.prepare(ctx, 'update_readonly_flag', volume,
-                            version=version),
-        lambda ctx: _upsert_admin_metadata(ctx, volume.id, 'readonly',
-                                           str(bool(readonly)))],
+                       version=version),
+        lambda ctx: metadata_rows.VOLUME_ADMIN.update(
+            ctx, volume.id, {'readonly': str(bool(readonly))})],
         authorize)
-
-
-# -- snapshots ------------------------------------------------------------------
-
-def create_snapshot(context, volume, name=None, description=None,
-                    force=False, metadata=None, version=None):
-    """Insert a snapshot in 'creating' in the transaction whose
-    compare-and-swap holds its volume, then cast its creation."""
-    step = engine.prepare(context, 'snapshot_create', volume,
-                               version=version, force=bool(force))
-    snapshot_id = str(uuid.uuid4())
-    now = timeutils.utcnow()
-
-    def insert(ctx):
-        _insert(ctx, models.Snapshot, dict(
-            id=snapshot_id, volume_id=volume.id, user_id=context.user_id,
-            project_id=context.project_id, status='creating', progress='0%',
-            volume_size=volume.size, display_name=name,
-            display_description=description,
-            volume_type_id=volume.volume_type_id, created_at=now,
-            deleted=False))
-        for key, value in (metadata or {}).items():
-            _insert(ctx, models.SnapshotMetadata,
-                    dict(snapshot_id=snapshot_id, key=key, value=value))
-        engine.track_worker(ctx, 'snapshot', snapshot_id, 'creating')
-
-    engine.run(context, step, insert)
-    snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
-    worker_client().create_snapshot(context, snapshot)
-    return snapshot
-
-
-def delete_snapshot(context, snapshot, version=None, force=False):
-    """Start deleting the snapshot (``force``, admin: from any status but
-    'deleting'); a worker removes it."""
-    name = 'snapshot_force_delete' if force else 'snapshot_delete'
-    engine.run(context, engine.prepare(
-        context, name, snapshot, version=version))
-    worker_client().delete_snapshot(context, snapshot)
-
-
-def reset_snapshot_status(context, snapshot, status, version=None):
-    """Admin: set the snapshot's status, whatever it is. The workers row
-    goes: nothing is in flight any more."""
-    engine.run(context, engine.prepare(
-        context, 'snapshot_reset_status', snapshot, version=version,
-        status=status))
-
-
-def update_snapshot(context, snapshot, values):
-    """Name/description: not a state change, but still written only while
-    the snapshot exists (one compare-and-swap on its id)."""
-    if values:
-        snapshot.conditional_update_or_raise(values, expected_values={})
-    return snapshot
-
-
-# -- attachments (3.27+) ---------------------------------------------------------
-
-def _connector_values(connector, mode=None):
-    return {'connector': jsonutils.dumps(connector),
-            'attached_host': connector.get('host'),
-            'mountpoint': connector.get('mountpoint'),
-            'attach_mode': connector.get('mode') or mode or 'rw'}
-
-
-def attachment_create(context, volume, instance_uuid, connector=None,
-                      mode=None, version=None):
-    """Reserve the volume for ``instance_uuid`` (no connector) or start
-    attaching it (connector): the attachment row is inserted in the
-    transaction of the volume's compare-and-swap. With a connector the
-    worker's connection info is stored once that has committed; if the
-    worker fails, the attachment is removed again."""
-    name = 'attachment_attach' if connector else 'attachment_reserve'
-    step = engine.prepare(context, name, volume, version=version)
-    attachment_id = str(uuid.uuid4())
-    now = timeutils.utcnow()
-    row = dict(id=attachment_id, volume_id=volume.id,
-               instance_uuid=instance_uuid, attach_mode=mode,
-               attach_status='reserved', created_at=now, deleted=False)
-    if connector:
-        row.update(_connector_values(connector, mode),
-                   attach_status='attaching')
-    engine.run(context, step,
-                    lambda ctx: _insert(ctx, models.VolumeAttachment, row))
-    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
-    if connector:
-        try:
-            _connect(context, volume, attachment, connector)
-        except BackendError:
-            _remove_attachment(context, volume, attachment)
-            raise
-    return attachment
-
-
-def _connect(context, volume, attachment, connector):
-    try:
-        info = worker_client().initialize_connection(context, volume,
-                                                     connector)
-    except oslo_messaging.MessagingTimeout:
-        LOG.exception('initialize_connection of volume %s timed out',
-                      volume.id)
-        raise BackendError('Unable to initialize the connection to volume '
-                           '%s: no volume worker answered.' % volume.id)
-    except Exception as e:
-        LOG.exception('initialize_connection of volume %s failed', volume.id)
-        # The worker's own words stay in its log: they name paths.
-        raise BackendError('Unable to initialize the connection to volume '
-                           '%s: the volume worker failed (%s).' % (
-                               volume.id, getattr(e, 'exc_type',
-                                                  type(e).__name__)))
-    engine.apply(context, 'attachment_connected', attachment,
-                      connection_info=jsonutils.dumps(info))
-
-
-def attachment_update(context, volume, attachment, connector,
-                      version=None):
-    """Give a reserved attachment of ``volume`` its connector; the worker
-    answers with the connection info. If the worker fails the attachment
-    stays 'attaching' (the caller deletes it or updates it again)."""
-    volume_step = engine.prepare(
-        context, 'attachment_update', volume, version=version,
-        attachment_id=attachment.id)
-    attachment_step = engine.prepare(
-        context, 'attachment_connect', attachment, version=version,
-        **_connector_values(connector, attachment.attach_mode))
-    engine.run(context, volume_step, attachment_step)
-    _connect(context, volume, attachment, connector)
-    return attachment
-
-
-def attachment_complete(context, volume, attachment, version=None):
-    engine.run(
-        context,
-        engine.prepare(context, 'attachment_complete', volume,
-                            version=version, attachment_id=attachment.id),
-        engine.prepare(context, 'attachment_attached', attachment,
-                            version=version))
-
-
-def _remove_attachment(context, volume, attachment, version=None):
-    engine.run(
-        context,
-        engine.prepare(context, 'attachment_delete', volume,
-                            version=version, attachment_id=attachment.id),
-        engine.prepare(context, 'attachment_remove', attachment))
-
-
-def attachment_delete(context, volume, attachment, version=None):
-    """Remove an attachment of ``volume``; the volume's status follows the
-    attachments that remain. A connection the worker made is terminated
-    afterwards. Returns the volume's remaining attachments."""
-    had_connection = attachment.connector is not None
-    _remove_attachment(context, volume, attachment, version=version)
-    if had_connection:
-        worker_client().terminate_connection(context, volume, attachment)
-    return objects.VolumeAttachment.get_all(context, volume_id=volume.id)

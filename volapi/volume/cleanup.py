@@ -38,7 +38,9 @@ SERVICE_FILTERS = ('service_id', 'host', 'binary', 'is_up', 'disabled',
 RESOURCE_FILTERS = ('resource_type', 'resource_id')
 
 
-def _stale(own_service_id=None, unclaimed_timeout=None, busy=None):
+def stale(own_service_id=None, unclaimed_timeout=None, busy=None):
+    """SQL: the workers rows nobody alive is working on (see
+    objects.worker.stale_criterion), for this process's settings."""
     now = timeutils.utcnow()
     if unclaimed_timeout is None:
         unclaimed_timeout = CONF.volume.unclaimed_work_timeout
@@ -110,12 +112,12 @@ def clean_stale(context, cleaner_id=None, own_service_id=None,
     resource ids), is for a running service: it also takes back its own
     rows, claimed more than service_down_time ago, of resources it is not
     working on."""
-    stale = _stale(own_service_id, unclaimed_timeout, busy)
+    criterion = stale(own_service_id, unclaimed_timeout, busy)
     candidates = objects.Worker.get_stale(
-        context, stale, resource_type=resource_type, resource_id=resource_id,
-        service_ids=service_ids)
+        context, criterion, resource_type=resource_type,
+        resource_id=resource_id, service_ids=service_ids)
     return [w for w in candidates
-            if repair(context, w, stale, cleaner_id=cleaner_id)]
+            if repair(context, w, criterion, cleaner_id=cleaner_id)]
 
 
 def cleanup(context, filters):

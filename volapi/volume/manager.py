@@ -12,10 +12,15 @@ Every cast follows one pattern (:meth:`VolumeManager._operate`):
    a compare-and-swap from the transient status that also deletes the
    ``workers`` row.
 
+An operation whose worker died or whose message was lost is taken over by
+a peer of the same cluster (volapi.volume.reconciler), which runs the same
+plan again from step 2 (:meth:`VolumeManager.redrive`).
+
 Nothing is read, checked and written: step 3 runs in one transaction with a
 compare-and-swap proving the ``workers`` row is still ours, so if the
-cleanup took the operation over meanwhile (we were thought dead), the late
-result is rolled back and logged, whatever happened to the resource since.
+reconciliation took the operation over meanwhile (we were thought dead), the
+late result is rolled back and logged, whatever happened to the resource
+since.
 """
 import collections
 import threading
@@ -36,6 +41,17 @@ LOG = logging.getLogger(__name__)
 VOLUME = table.WORKER_TYPES['volume']
 SNAPSHOT = table.WORKER_TYPES['snapshot']
 
+# (resource_type, status of the workers row) -> the manager's plan of that
+# operation and the names of its arguments kept in the row.
+REDRIVE = {
+    (VOLUME, 'creating'): ('_create_volume', ()),
+    (VOLUME, 'deleting'): ('_delete_volume', ()),
+    (VOLUME, 'extending'): ('_extend_volume', ('new_size',)),
+    (VOLUME, 'retyping'): ('_retype', ('new_type_id',)),
+    (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
+    (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
+}
+
 
 class OperationLost(Exception):
     """Our workers row was taken over; the transition is rolled back."""
@@ -46,13 +62,15 @@ class VolumeManager:
 
     target = oslo_messaging.Target(version=volume_rpc.RPC_API_VERSION)
 
-    def __init__(self, driver, service, host):
+    def __init__(self, driver, service, host, cluster_name=None):
         self.driver = driver
         # volapi.service.ServiceHeartbeat: its service_id is ours to claim
         # with (it changes if our services row had to be registered again).
         self.service = service
-        # What volumes created here record as their host: host@backend#pool.
+        # What volumes created here record as their host: host@backend#pool,
+        # and as their cluster: cluster@backend#pool (None: no cluster).
         self.host = host
+        self.cluster_name = cluster_name
         # Resources with an operation in progress here: the periodic cleanup
         # repairs our other claimed rows (ones whose ending transition failed).
         self._busy = collections.Counter()
@@ -64,32 +82,37 @@ class VolumeManager:
             return set(self._busy)
 
     # -- the pattern ----------------------------------------------------------
-    def _operate(self, context, resource_type, resource, status, work,
-                 done, failed):
-        """Claim, work, finish (see the module's docstring). ``work()``
-        returns the values ``done`` records."""
-        # Busy before the claim, until after the finish: the cleanup must
-        # never see our claimed row without seeing us busy with it.
+    def _operate(self, context, resource_type, resource, plan,
+                 claimed=None):
+        """Claim, work, finish (see the module's docstring); ``plan`` is
+        (status, work, done, failed) and ``work()`` returns the values
+        ``done`` records. ``claimed`` is a Worker already taken over (a
+        re-drive): there is no claim to make."""
+        # Busy before the claim, until after the finish: the reconciliation
+        # must never see our claimed row without seeing us busy with it.
         with self._busy_lock:
             self._busy[resource.id] += 1
         try:
-            self._claim_work_finish(context, resource_type, resource, status,
-                                    work, done, failed)
+            self._claim_work_finish(context, resource_type, resource, plan,
+                                    claimed)
         finally:
             with self._busy_lock:
                 self._busy[resource.id] -= 1
                 if not self._busy[resource.id]:
                     del self._busy[resource.id]
 
-    def _claim_work_finish(self, context, resource_type, resource, status,
-                           work, done, failed):
-        worker = objects.Worker.claim(context, resource_type, resource.id,
-                                      status, self.service.service_id)
-        if worker is None:
-            LOG.info('%s %s: no unclaimed %s operation; another worker or '
-                     'the cleanup has it, message dropped',
-                     resource_type, resource.id, status)
-            return
+    def _claim_work_finish(self, context, resource_type, resource, plan,
+                           claimed):
+        status, work, done, failed = plan
+        if claimed is None:
+            claimed = objects.Worker.claim(context, resource_type,
+                                           resource.id, status,
+                                           self.service.service_id)
+            if claimed is None:
+                LOG.info('%s %s: no unclaimed %s operation; another worker '
+                         'has it, message dropped',
+                         resource_type, resource.id, status)
+                return
         LOG.info('%s %s: %s (claimed)', resource_type, resource.id, status)
         try:
             values = work() or {}
@@ -102,9 +125,9 @@ class VolumeManager:
 
     def _finish(self, context, resource_type, name, resource, **values):
         """End the transition, in one transaction with the proof that the
-        operation is still ours: if the cleanup took it over while the
-        driver worked (we were thought dead), and perhaps a new operation
-        began since, this late result must not land on it."""
+        operation is still ours: if a peer took it over while the driver
+        worked (we were thought dead), and perhaps a new operation began
+        since, this late result must not land on it."""
         def still_ours(ctx):
             if not objects.Worker.still_held(ctx, resource_type, resource.id,
                                              self.service.service_id):
@@ -112,19 +135,43 @@ class VolumeManager:
 
         try:
             engine.run(context, still_ours,
-                            engine.prepare(context, name, resource,
-                                                **values))
+                       engine.prepare(context, name, resource, **values))
         except OperationLost:
             LOG.warning('%s of %s not applied: the operation was taken over '
-                        'by the cleanup meanwhile', name, resource.id)
+                        'by a peer meanwhile', name, resource.id)
         except (db_exc.ConditionNotMet, db_exc.NotFound,
                 db_exc.ConcurrentUpdate) as e:
             LOG.warning('%s of %s not applied: %s', name, resource.id, e)
         else:
             LOG.info('%s of %s applied', name, resource.id)
 
+    # -- re-driving an operation taken over from a dead peer or lost message
+    def redrive(self, context, worker, resource):
+        """Do ``worker``'s operation (a row this service has just taken
+        over, see objects.Worker.take_over) on ``resource`` again: driver
+        operations are idempotent (create, delete, extend to N, snapshot
+        create and delete), so what the first attempt did is found done
+        and the transition ends as it would have. Returns False (leaving
+        the row for the caller to repair) when the operation cannot be
+        re-driven: a row written before it kept its arguments."""
+        method, names = REDRIVE[(worker.resource_type, worker.status)]
+        arguments = worker.argument_values()
+        if any(name not in arguments for name in names):
+            return False
+        plan = getattr(self, method)(
+            context, resource, *[arguments[name] for name in names])
+        LOG.warning('%s %s: re-driving %s', worker.resource_type,
+                    resource.id, worker.status)
+        self._operate(context, worker.resource_type, resource, plan,
+                      claimed=worker)
+        return True
+
     # -- volumes --------------------------------------------------------------
     def create_volume(self, context, volume):
+        self._operate(context, VOLUME, volume,
+                      self._create_volume(context, volume))
+
+    def _create_volume(self, context, volume):
         def work():
             if volume.snapshot_id:
                 snapshot = objects.Snapshot.get_by_id(
@@ -138,27 +185,39 @@ class VolumeManager:
             else:
                 values = self.driver.create_volume(volume)
             return dict(values or {}, host=self.host,
+                        cluster_name=self.cluster_name,
                         launched_at=timeutils.utcnow())
 
-        self._operate(context, VOLUME, volume, 'creating', work,
-                      'create_done', 'create_failed')
+        return 'creating', work, 'create_done', 'create_failed'
 
     def delete_volume(self, context, volume):
+        self._operate(context, VOLUME, volume,
+                      self._delete_volume(context, volume))
+
+    def _delete_volume(self, context, volume):
         def work():
             self.driver.delete_volume(volume)
 
-        self._operate(context, VOLUME, volume, 'deleting', work,
-                      'delete_done', 'delete_failed')
+        return 'deleting', work, 'delete_done', 'delete_failed'
 
     def extend_volume(self, context, volume, new_size):
+        self._operate(context, VOLUME, volume,
+                      self._extend_volume(context, volume, new_size))
+
+    def _extend_volume(self, context, volume, new_size):
         def work():
+            # Extending to N is idempotent: after a crash the backing store
+            # may be at N already, and the database then catches up.
             self.driver.extend_volume(volume, new_size)
             return {'size': new_size}
 
-        self._operate(context, VOLUME, volume, 'extending', work,
-                      'extend_done', 'extend_failed')
+        return 'extending', work, 'extend_done', 'extend_failed'
 
     def retype(self, context, volume, new_type_id):
+        self._operate(context, VOLUME, volume,
+                      self._retype(context, volume, new_type_id))
+
+    def _retype(self, context, volume, new_type_id):
         def work():
             if not self.driver.retype(volume, new_type_id):
                 raise drivers_base.VolumeDriverError(
@@ -166,24 +225,31 @@ class VolumeManager:
                     % type(self.driver).__name__)
             return {'volume_type_id': new_type_id}
 
-        self._operate(context, VOLUME, volume, 'retyping', work,
-                      'retype_done', 'retype_failed')
+        return 'retyping', work, 'retype_done', 'retype_failed'
 
     # -- snapshots ------------------------------------------------------------
     def create_snapshot(self, context, snapshot):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._create_snapshot(context, snapshot))
+
+    def _create_snapshot(self, context, snapshot):
         def work():
             volume = objects.Volume.get_by_id(context, snapshot.volume_id)
             return self.driver.create_snapshot(snapshot, volume)
 
-        self._operate(context, SNAPSHOT, snapshot, 'creating', work,
-                      'snapshot_create_done', 'snapshot_create_failed')
+        return ('creating', work, 'snapshot_create_done',
+                'snapshot_create_failed')
 
     def delete_snapshot(self, context, snapshot):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._delete_snapshot(context, snapshot))
+
+    def _delete_snapshot(self, context, snapshot):
         def work():
             self.driver.delete_snapshot(snapshot)
 
-        self._operate(context, SNAPSHOT, snapshot, 'deleting', work,
-                      'snapshot_delete_done', 'snapshot_delete_failed')
+        return ('deleting', work, 'snapshot_delete_done',
+                'snapshot_delete_failed')
 
     # -- connections: no transient status, nothing to claim -----------------
     def initialize_connection(self, context, volume, connector):

@@ -1,5 +1,6 @@
 """A volume worker, assembled: driver, services row and heartbeat, start-up
-cleanup, RPC server running the manager, periodic cleanup.
+reconciliation, RPC servers running the manager (as this worker and as its
+cluster), periodic reconciliation.
 
 ``volapi-volume`` runs one; ``volapi-all`` runs one next to the API.
 """
@@ -10,9 +11,10 @@ from rpc import server as rpc_server
 from rpc import transport as rpc_transport
 from volapi import context as volapi_context
 from volapi import service as volapi_service
-from volapi.volume import cleanup
+from volapi.volume import cluster
 from volapi.volume import drivers
 from volapi.volume import manager as volume_manager
+from volapi.volume import reconciler
 
 LOG = logging.getLogger(__name__)
 
@@ -27,15 +29,18 @@ class VolumeWorker:
         self.context = volapi_context.get_admin_context()
         # The RPC server name; volumes created here get "<server>#<pool>".
         self.server_name = '%s@%s' % (conf.host, conf.volume.backend_name)
+        # Its cluster's name, cluster@backend (None: a cluster of its own).
+        self.cluster_name = cluster.cluster_of(conf)
         self.driver = None
         self.heartbeat = None
         self.manager = None
-        self._rpc = None
+        self.reconciler = None
+        self._rpc = []
         self._periodic_cleanup = None
 
     def start(self, unclaimed_timeout=None):
         """Start serving. ``unclaimed_timeout`` overrides, for the start-up
-        cleanup only, how old an unclaimed operation must be to count as
+        reconciliation only, how old an unclaimed operation must be to count as
         lost (volapi-all passes 0: its in-memory messages died with the
         previous process)."""
         objects.register_all()
@@ -43,38 +48,46 @@ class VolumeWorker:
         self.driver.do_setup()
         self.heartbeat = volapi_service.ServiceHeartbeat(
             self.context, self.server_name, BINARY, self.conf.volume_topic,
-            self.conf.report_interval).start()
-        service_id = self.heartbeat.service_id
-        repaired = cleanup.clean_stale(
-            self.context, cleaner_id=service_id, own_service_id=service_id,
-            unclaimed_timeout=unclaimed_timeout)
-        LOG.info('start-up cleanup repaired %d operation(s)', len(repaired))
+            self.conf.report_interval,
+            cluster_name=self.cluster_name).start()
+        pool = self.driver.pool_name
         self.manager = volume_manager.VolumeManager(
             self.driver, self.heartbeat,
-            host='%s#%s' % (self.server_name, self.driver.pool_name))
-        self._rpc = rpc_server.RPCServer(
-            self.transport or rpc_transport.get_transport(self.conf),
-            self.conf.volume_topic, self.server_name, [self.manager],
-            context_class=volapi_context.RequestContext)
-        self._rpc.start()
+            host='%s#%s' % (self.server_name, pool),
+            cluster_name=('%s#%s' % (self.cluster_name, pool)
+                          if self.cluster_name else None))
+        self.reconciler = reconciler.Reconciler(
+            self.context, self.manager,
+            cluster.Membership(self.server_name, self.cluster_name),
+            self.heartbeat)
+        redriven = self.reconciler.reconcile(
+            at_start=True, unclaimed_timeout=unclaimed_timeout)
+        LOG.info('start-up reconciliation re-drove %d operation(s)',
+                 len(redriven))
+        transport = self.transport or rpc_transport.get_transport(self.conf)
+        # As itself (operations on volumes it created outside a cluster)
+        # and as its cluster, whose queue all members share.
+        for server in filter(None, (self.server_name, self.cluster_name)):
+            rpc = rpc_server.RPCServer(
+                transport, self.conf.volume_topic, server, [self.manager],
+                context_class=volapi_context.RequestContext)
+            rpc.start()
+            self._rpc.append(rpc)
         self._periodic_cleanup = volapi_service.Periodic(
-            'cleanup', self.conf.volume.cleanup_interval,
-            self._clean).start()
+            'reconciliation', self.conf.volume.cleanup_interval,
+            self._reconcile).start()
         return self
 
-    def _clean(self):
-        service_id = self.heartbeat.service_id
-        repaired = cleanup.clean_stale(
-            self.context, cleaner_id=service_id,
-            busy=(service_id, self.manager.busy()))
-        if repaired:
-            LOG.warning('periodic cleanup repaired %d operation(s)',
-                        len(repaired))
+    def _reconcile(self):
+        redriven = self.reconciler.reconcile()
+        if redriven:
+            LOG.warning('periodic reconciliation re-drove %d operation(s)',
+                        len(redriven))
 
     def stop(self):
         """Stop taking messages, finish the operations in progress (their
         transitions complete), then stop heartbeating."""
-        for part in (self._periodic_cleanup, self._rpc, self.heartbeat):
+        for part in [self._periodic_cleanup] + self._rpc + [self.heartbeat]:
             if part is not None:
                 part.stop()
         LOG.info('volume worker %s stopped', self.server_name)

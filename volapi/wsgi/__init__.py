@@ -80,20 +80,41 @@ class ThreadedWSGIServer(socketserver.ThreadingMixIn,
     allow_reuse_address = True
 
 
+class CannotListen(Exception):
+    """The address to serve on cannot be had (taken, not local, ...)."""
+
+
 def parse_bind(bind):
     """'host:port' -> (host, port)."""
     host, sep, port = bind.rpartition(':')
-    if not sep or not port.isdigit() or not host:
-        raise ValueError('--bind must be HOST:PORT, not %r' % bind)
+    if not sep or not port.isdigit() or not port.isascii() or not host:
+        raise CannotListen('--bind must be HOST:PORT, not %r' % bind)
     return host.strip('[]'), int(port)
 
 
-def make_server(app, bind):
-    host, port = parse_bind(bind)
-    server = simple_server.make_server(
-        host, port, app, server_class=ThreadedWSGIServer,
-        handler_class=_RequestHandler)
-    return server
+def bind_address(conf, bind=None):
+    """(host, port) to serve on: ``bind`` ('HOST:PORT', from --bind) or
+    [api] bind_host and bind_port."""
+    if bind:
+        return parse_bind(bind)
+    return conf.api.bind_host, conf.api.bind_port
+
+
+def make_server(app, address):
+    """A threaded server bound to ``address`` (host, port): the socket is
+    bound here, so a caller can bind before anything else and set the
+    application afterwards (``server.set_app``)."""
+    host, port = address
+    try:
+        return simple_server.make_server(
+            host, port, app, server_class=ThreadedWSGIServer,
+            handler_class=_RequestHandler)
+    except OSError as e:
+        raise CannotListen(
+            'cannot serve HTTP on %s:%d: %s. Set another address with '
+            '[api] bind_host and [api] bind_port in the configuration file '
+            '(or --bind HOST:PORT).' % (host, port, e.strerror or e)
+        ) from None
 
 
 class Serving:

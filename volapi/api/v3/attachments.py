@@ -23,7 +23,7 @@ from volapi.api.schemas import attachments as schemas
 from volapi.api.v3 import service_errors
 from volapi.api.views import attachments as views
 from volapi.policies import volume_actions as policies
-from volapi.volume import api as volume_api
+from volapi.volume import attachments as attachment_api
 import objects
 
 MIN_VERSION = (3, 27)
@@ -43,9 +43,16 @@ def _require(version):
                               'method.' % tuple(request.api_version)[:2])
 
 
+def _authorizer(context, rule):
+    """The ``authorize`` of a use case (the rules take no target)."""
+    def authorize(volume):
+        policy.authorize(context, rule)
+    return authorize
+
+
 def _get(context, attachment_id, rule):
     """(attachment, its volume), once the caller may ``rule``."""
-    found = volume_api.get_attachment(context, attachment_id)
+    found = attachment_api.get(context, attachment_id)
     policy.authorize(context, rule)
     return found
 
@@ -71,13 +78,11 @@ class AttachmentController:
     def update(self, body, **params):
         _require(MIN_VERSION)
         context = pecan.request.ctx
-        attachment, volume = _get(context, self.attachment_id,
-                                  policies.ATTACHMENT_UPDATE)
         with service_errors.translated():
-            volume_api.attachment_update(
-                context, volume, attachment,
-                body['attachment']['connector'],
-                version=pecan.request.api_version)
+            attachment = attachment_api.update(
+                context, self.attachment_id, body['attachment']['connector'],
+                version=pecan.request.api_version,
+                authorize=_authorizer(context, policies.ATTACHMENT_UPDATE))
         return views.show(attachment)
 
     @index.when(method='DELETE')
@@ -85,12 +90,11 @@ class AttachmentController:
     def delete(self, **params):
         _require(MIN_VERSION)
         context = pecan.request.ctx
-        attachment, volume = _get(context, self.attachment_id,
-                                  policies.ATTACHMENT_DELETE)
         with service_errors.translated():
-            remaining = volume_api.attachment_delete(
-                context, volume, attachment,
-                version=pecan.request.api_version)
+            remaining = attachment_api.delete(
+                context, self.attachment_id,
+                version=pecan.request.api_version,
+                authorize=_authorizer(context, policies.ATTACHMENT_DELETE))
         return views.collection(remaining)
 
     @pecan.expose()
@@ -103,12 +107,11 @@ class AttachmentController:
         _require(COMPLETE_VERSION)
         validation.validate(schemas.complete, argument)
         context = pecan.request.ctx
-        attachment, volume = _get(context, self.attachment_id,
-                                  policies.ATTACHMENT_COMPLETE)
         with service_errors.translated():
-            volume_api.attachment_complete(
-                context, volume, attachment,
-                version=pecan.request.api_version)
+            attachment_api.complete(
+                context, self.attachment_id,
+                version=pecan.request.api_version,
+                authorize=_authorizer(context, policies.ATTACHMENT_COMPLETE))
 
 
 class AttachmentsController:
@@ -136,14 +139,16 @@ class AttachmentsController:
         spec = body['attachment']
         mode = spec.get('mode') if request.api_version >= MODE_VERSION \
             else None
-        with service_errors.translated():
-            volume = volume_api.get_volume(context, spec['volume_uuid'])
+
+        def authorize(volume):
             policy.authorize(context, policies.ATTACHMENT_CREATE,
                              {'project_id': volume.project_id})
-            attachment = volume_api.attachment_create(
-                context, volume, spec['instance_uuid'],
+
+        with service_errors.translated():
+            attachment = attachment_api.create(
+                context, spec['volume_uuid'], spec['instance_uuid'],
                 connector=spec.get('connector'), mode=mode,
-                version=request.api_version)
+                version=request.api_version, authorize=authorize)
         return views.show(attachment)
 
     @pecan.expose()

@@ -15,10 +15,11 @@ import datetime
 from oslo_utils import strutils
 from oslo_utils import timeutils
 
-from db import models
+from objects import volume_list
 from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
+from volapi import request_text
 
 USER_FILTERS = ('name', 'status', 'metadata', 'bootable',
                 'migration_status', 'availability_zone', 'group_id', 'size')
@@ -26,13 +27,11 @@ LEGACY_USER_FILTERS = ('name', 'status', 'metadata', 'availability_zone',
                        'bootable', 'group_id')
 NOT_FILTERS = ('limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir',
                'with_count', 'all_tenants')
-COLUMNS = {column.key for column in models.Volume.__table__.c} - {
-    'deleted', 'deleted_at'}
+COLUMNS = set(volume_list.COLUMN_TYPES) - {'deleted', 'deleted_at'}
 RENAMED = {'name': 'display_name', 'description': 'display_description'}
 # The Python type of each column: a filter value is converted to it here,
 # as PostgreSQL rejects a string compared with a non-string column.
-COLUMN_TYPES = {column.key: column.type.python_type
-                for column in models.Volume.__table__.c}
+COLUMN_TYPES = volume_list.COLUMN_TYPES
 
 
 class VolumeQuery:
@@ -126,8 +125,8 @@ def _typed(name, column, value):
     kind = COLUMN_TYPES[column]
     try:
         if kind is int:
-            number = int(value)
-            if not 0 <= number <= common.DB_MAX_INT:
+            number = request_text.integer(value)
+            if number is None or not 0 <= number <= common.DB_MAX_INT:
                 raise ValueError(value)
             return number
         if kind is bool:
@@ -136,7 +135,8 @@ def _typed(name, column, value):
             return timeutils.normalize_time(timeutils.parse_isotime(value))
     except ValueError:
         raise errors.BadRequest(
-            'Invalid input received: %s=%s' % (name, value)) from None
+            'Invalid input received: %s=%s'
+            % (name, request_text.excerpt(value))) from None
     return value
 
 

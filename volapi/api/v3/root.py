@@ -9,6 +9,7 @@ from volapi.api.v3 import snapshots
 from volapi.api.v3 import types
 from volapi.api.v3 import volumes
 from volapi.api.v3 import workers
+from volapi import request_text
 
 
 class Resources:
@@ -32,14 +33,31 @@ class V3Controller:
     @pecan.expose()
     def _route(self, args, request):
         """``/v3/[{project_id}/]<resource>/...``: a project id in the URL
-        must be the caller's (Cinder's 400 "Malformed request url")."""
+        must be the caller's (Cinder's 400 "Malformed request url"); a
+        resource volapi does not serve is Cinder's 404, whether or not a
+        project id comes first."""
+        _refuse_repeated_parameters(request)
         if args and args[0] not in self._names:
-            project_id, args = args[0], args[1:]
-            if project_id != request.ctx.project_id:
+            if args[0] == request.ctx.project_id:
+                args = args[1:]
+            elif len(args) > 1 and args[1] in self._names:
                 raise errors.BadRequest('Malformed request url')
+            else:
+                raise errors.NotFound()
             if not args:
                 raise errors.NotFound()
         return routing.walk(self._resources, args)
+
+
+def _refuse_repeated_parameters(request):
+    # Cinder reads one value per query parameter; a repeated one would
+    # reach handlers as a list (pecan passes lists for them).
+    names = [name for name, _value in request.GET.items()]
+    if len(names) != len(set(names)):
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise errors.BadRequest(
+            'Invalid input received: query parameter %s given more than '
+            'once' % request_text.excerpt(', '.join(repeated)))
 
 
 class RootController:

@@ -27,5 +27,7 @@ def translated():
         raise errors.NotFound(str(e)) from None
     except volume_api.InvalidRequest as e:
         raise errors.BadRequest(str(e)) from None
+    except volume_api.ReferenceNotFound as e:
+        raise errors.NotFound(str(e)) from None
     except volume_api.BackendError as e:
         raise errors.APIError(str(e)) from None

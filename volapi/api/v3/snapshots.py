@@ -19,8 +19,7 @@ from volapi.api.schemas import snapshots as schemas
 from volapi.api.v3 import service_errors
 from volapi.api.views import snapshots as views
 from volapi.policies import snapshots as policies
-from volapi.volume import api as volume_api
-from volapi.volume.transitions import table
+from volapi.volume import snapshots as snapshot_api
 import objects
 
 # Query parameter -> column, for filters and sort keys.
@@ -30,9 +29,17 @@ SORT_KEYS = dict(FILTERS, id='id', size='volume_size',
                  created_at='created_at', updated_at='updated_at')
 
 
+def _authorizer(context, rule):
+    """The ``authorize`` of a use case: ``rule`` on the resource's (the
+    snapshot's, or for create its volume's) project."""
+    def authorize(resource):
+        policy.authorize(context, rule, {'project_id': resource.project_id})
+    return authorize
+
+
 def _get(context, snapshot_id, rule):
-    snapshot = volume_api.get_snapshot(context, snapshot_id)
-    policy.authorize(context, rule, {'project_id': snapshot.project_id})
+    snapshot = snapshot_api.get(context, snapshot_id)
+    _authorizer(context, rule)(snapshot)
     return snapshot
 
 
@@ -63,7 +70,6 @@ class SnapshotController:
     @validation.schema(schemas.update)
     def update(self, body, **params):
         context = pecan.request.ctx
-        snapshot = _get(context, self.snapshot_id, policies.UPDATE)
         spec = body['snapshot']
         values = {}
         if 'name' in spec or 'display_name' in spec:
@@ -71,17 +77,21 @@ class SnapshotController:
         if 'description' in spec or 'display_description' in spec:
             values['display_description'] = _text(spec, 'description',
                                                   'display_description')
-        volume_api.update_snapshot(context, snapshot, values)
+        with service_errors.translated():
+            snapshot = snapshot_api.update(
+                context, self.snapshot_id, values,
+                _authorizer(context, policies.UPDATE))
         return _show(context, snapshot)
 
     @index.when(method='DELETE')
     @rest.json(202)
     def delete(self, **params):
         context = pecan.request.ctx
-        snapshot = _get(context, self.snapshot_id, policies.DELETE)
         with service_errors.translated():
-            volume_api.delete_snapshot(context, snapshot,
-                                       version=pecan.request.api_version)
+            snapshot_api.delete(context, self.snapshot_id,
+                                version=pecan.request.api_version,
+                                authorize=_authorizer(context,
+                                                      policies.DELETE))
 
     @pecan.expose()
     def action(self):
@@ -94,27 +104,20 @@ class SnapshotController:
         schema, rule, handler = action
         validation.validate(schema, argument)
         context = pecan.request.ctx
-        snapshot = _get(context, self.snapshot_id, rule)
         with service_errors.translated():
-            handler(context, snapshot, argument,
-                    version=pecan.request.api_version)
+            handler(context, self.snapshot_id, argument,
+                    version=pecan.request.api_version,
+                    authorize=_authorizer(context, rule))
         return rest.respond(None, 202)
 
 
-def _reset_status(context, snapshot, argument, version):
-    status = argument['status'].lower()
-    if status not in table.SNAPSHOT_RESET_STATUSES:
-        raise errors.BadRequest(
-            "Invalid status '%s': must be one of %s." % (
-                argument['status'],
-                ', '.join(table.SNAPSHOT_RESET_STATUSES)))
-    volume_api.reset_snapshot_status(context, snapshot, status,
-                                     version=version)
+def _reset_status(context, snapshot_id, argument, **call):
+    snapshot_api.reset_status(context, snapshot_id, argument['status'],
+                              **call)
 
 
-def _force_delete(context, snapshot, argument, version):
-    volume_api.delete_snapshot(context, snapshot, version=version,
-                               force=True)
+def _force_delete(context, snapshot_id, argument, **call):
+    snapshot_api.delete(context, snapshot_id, force=True, **call)
 
 
 # action name -> (argument schema, policy, handler)
@@ -148,18 +151,17 @@ class SnapshotsController:
         request = pecan.request
         context = request.ctx
         spec = body['snapshot']
-        volume = volume_api.get_volume(context, spec['volume_id'])
-        policy.authorize(context, policies.CREATE,
-                         {'project_id': volume.project_id})
         force = strutils.bool_from_string(spec.get('force', False),
                                           strict=True)
         with service_errors.translated():
-            snapshot = volume_api.create_snapshot(
-                context, volume, name=_text(spec, 'name', 'display_name'),
+            snapshot = snapshot_api.create(
+                context, spec['volume_id'],
+                name=_text(spec, 'name', 'display_name'),
                 description=_text(spec, 'description',
                                   'display_description'),
                 force=force, metadata=spec.get('metadata'),
-                version=request.api_version)
+                version=request.api_version,
+                authorize=_authorizer(context, policies.CREATE))
         return _show(context, snapshot)
 
     @pecan.expose()

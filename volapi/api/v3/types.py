@@ -10,7 +10,6 @@ import ast
 import pecan
 from oslo_utils import strutils
 
-from db import exceptions as db_exc
 from objects import volume_type as type_obj
 from volapi.api import common
 from volapi.api import errors
@@ -23,29 +22,20 @@ from volapi.api.v3 import type_extra_specs
 from volapi.api.views import types as views
 from volapi import conf as volapi_conf
 from volapi.policies import types as type_policies
+from volapi.volume import api as volume_api
 
 CONF = volapi_conf.CONF
 SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',
              'updated_at')
 
 
-def default_type(context):
-    name = CONF.api.default_volume_type
-    if name and name != type_obj.DEFAULT_TYPE_NAME:
-        try:
-            return type_obj.VolumeType.get(context, name)
-        except db_exc.NotFound:
-            pass
-    return type_obj.VolumeType.get_default(context)
-
-
 def _get(context, ident):
     if ident == 'default':
-        return default_type(context)
+        return volume_api.default_type(context)
     try:
         return type_obj.VolumeType.get(context, ident,
                                        include_private=context.is_admin)
-    except db_exc.NotFound:
+    except type_obj.VolumeTypeNotFound:
         raise errors.NotFound('Volume type %s could not be found.'
                               % ident) from None
 
@@ -106,7 +96,7 @@ class TypeController:
                 'Default volume type can not be deleted.')
         try:
             volume_type.destroy()
-        except db_exc.ConditionNotMet:
+        except type_obj.VolumeTypeInUse:
             raise errors.BadRequest(
                 'Volume Type %s deletion is not allowed with volumes '
                 'present with the type.' % volume_type.id) from None

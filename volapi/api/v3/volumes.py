@@ -1,22 +1,12 @@
 """/v3/{project_id}/volumes: create, list, show, update, delete.
 
-Create inserts the row ('creating') in one transaction with the guards that
-keep its volume type, source snapshot or source volume from being deleted
-meanwhile, then hands the volume to ``volapi.volume.api.created``, which casts to a worker. Delete is ``volapi.volume.api.delete``'s
-compare-and-swap.
+Parses the request, checks the policy and renders the answer; the use
+cases are ``volapi.volume.api``'s (create, update, delete ...).
 """
-import uuid
-
 import pecan
 from oslo_utils import strutils
 
-from db import api as db_api
-from db import exceptions as db_exc
-from db import models
-from db import session
-from objects import volume as volume_obj
 from objects import volume_list
-from objects import volume_type as type_obj
 from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
@@ -30,24 +20,21 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
-from volapi.volume.transitions import engine
 
 CONF = volapi_conf.CONF
 
 
+def authorizer(context, rule):
+    """The ``authorize`` of a use case: ``rule`` on the volume's project."""
+    def authorize(volume):
+        policy.authorize(context, rule, {'project_id': volume.project_id})
+    return authorize
 
 
-def _show(volume):
-    attachments = volume_list.load_details(volume._context, [volume])
-    return views.show(pecan.request, volume, attachments.get(volume.id, ()))
-
-
-def _show_by_id(context, volume_id, action=volume_policies.GET):
-    """Read the volume and what its view needs in one transaction."""
-    with session.reader.connection.using(context):
-        volume = volume_list.get(context, volume_id)
-        policy.authorize(context, action, {'project_id': volume.project_id})
-        return _show(volume)
+def _show_by_id(context, volume_id, rule=volume_policies.GET):
+    volume, attachments = volume_api.get_volume_details(
+        context, volume_id, authorizer(context, rule))
+    return views.show(pecan.request, volume, attachments)
 
 
 class VolumeController:
@@ -73,9 +60,6 @@ class VolumeController:
     @validation.schema(schemas.update, max_version=(3, 52))
     def update(self, body):
         context = pecan.request.ctx
-        volume = volume_list.get(context, self.volume_id)
-        policy.authorize(context, volume_policies.UPDATE,
-                         {'project_id': volume.project_id})
         changes = body['volume']
         values = {}
         for field, column in (('display_name', 'display_name'),
@@ -86,34 +70,32 @@ class VolumeController:
                 value = changes[field]
                 values[column] = value.strip() if isinstance(value, str) \
                     else value
-        metadata = changes.get('metadata')
-        if metadata is not None:
-            # One compare-and-swap for both, so a refused metadata change
-            # (e.g. in 'maintenance') leaves the name unchanged too.
-            volume_metadata.replace(context, volume, metadata, values)
-        elif values:
-            # Name and description are free for any status; the only
-            # condition is that the volume is still there.
-            volume.conditional_update_or_raise(values, expected_values={})
+        with service_errors.translated():
+            volume_api.update(context, self.volume_id, values,
+                              changes.get('metadata'),
+                              authorizer(context, volume_policies.UPDATE))
         return _show_by_id(context, self.volume_id, volume_policies.UPDATE)
 
     @index.when(method='DELETE')
     @rest.json(202)
     def delete(self, **params):
         context = pecan.request.ctx
-        volume = volume_list.get(context, self.volume_id)
-        policy.authorize(context, volume_policies.DELETE,
-                         {'project_id': volume.project_id})
         version = pecan.request.api_version
         force = version >= mv.VOLUME_DELETE_FORCE and \
             _boolean_param(params, 'force')
-        if force:
-            policy.authorize(context, volume_policies.FORCE_DELETE,
-                             {'project_id': volume.project_id})
+        cascade = _boolean_param(params, 'cascade')
+
+        def authorize(volume):
+            target = {'project_id': volume.project_id}
+            policy.authorize(context, volume_policies.DELETE, target)
+            if force:
+                policy.authorize(context, volume_policies.FORCE_DELETE,
+                                 target)
+
         with service_errors.translated():
-            volume_api.delete(
-                context, volume, cascade=_boolean_param(params, 'cascade'),
-                force=force, version=version)
+            volume_api.delete(context, self.volume_id, cascade=cascade,
+                              force=force, version=version,
+                              authorize=authorize)
 
     @pecan.expose()
     def action(self):
@@ -182,9 +164,19 @@ class VolumesController:
     def create(self, body):
         context = pecan.request.ctx
         policy.authorize(context, volume_policies.CREATE)
-        volume = _new_volume(context, body['volume'])
+        spec = body['volume']
+        _refuse_unsupported(spec)
         with service_errors.translated():
-            volume_api.created(context, volume)
+            volume = volume_api.create(
+                context, size=spec.get('size'),
+                name=_text(spec, 'name', 'display_name'),
+                description=_text(spec, 'description', 'display_description'),
+                volume_type=spec.get('volume_type'),
+                snapshot_id=spec.get('snapshot_id'),
+                source_volid=spec.get('source_volid'),
+                availability_zone=spec.get('availability_zone'),
+                metadata=spec.get('metadata'),
+                version=pecan.request.api_version)
         # Everything the view shows was just written: no need to read it.
         return views.show(pecan.request, volume)
 
@@ -198,23 +190,16 @@ def _list(detailed):
     context = request.ctx
     policy.authorize(context, volume_policies.GET_ALL)
     query = filters.VolumeQuery(request)
-    with session.reader.connection.using(context):
-        return _read_list(request, context, query, detailed)
-
-
-def _read_list(request, context, query, detailed):
-    volumes = volume_list.get_all(
-        context, project_id=query.project_id, filters=query.filters,
-        limit=query.limit, marker=query.marker, sort_keys=query.sort_keys,
-        sort_dirs=query.sort_dirs, offset=query.offset) \
-        if query.filters is not None else []
-    attachments = volume_list.load_details(context, volumes) \
-        if detailed else None
-    count = None
-    if query.with_count:
-        count = volume_list.count(context, query.project_id,
-                                  query.filters) \
-            if query.filters is not None else 0
+    if query.filters is None:  # filters no volume can match
+        volumes, attachments = [], {} if detailed else None
+        count = 0 if query.with_count else None
+    else:
+        volumes, attachments, count = volume_api.get_all(
+            context, detailed=detailed, with_count=query.with_count,
+            project_id=query.project_id, filters=query.filters,
+            limit=query.limit, marker=query.marker,
+            sort_keys=query.sort_keys, sort_dirs=query.sort_dirs,
+            offset=query.offset)
     return views.collection(request, volumes, attachments, detailed,
                             query.limit, count)
 
@@ -226,74 +211,8 @@ def _text(spec, key, legacy_key):
     return value.strip() if isinstance(value, str) else value
 
 
-def _volume_type(context, spec, source_type_id):
-    wanted = spec.get('volume_type')
-    if wanted:
-        try:
-            return type_obj.VolumeType.get(
-                context, wanted, include_private=context.is_admin)
-        except db_exc.NotFound:
-            raise errors.NotFound(
-                'Volume type with name %s could not be found.' % wanted
-            ) from None
-    if source_type_id:
-        try:
-            return type_obj.VolumeType.get(context, source_type_id)
-        except db_exc.NotFound:
-            pass
-    default = CONF.api.default_volume_type
-    if default and default != type_obj.DEFAULT_TYPE_NAME:
-        try:
-            return type_obj.VolumeType.get(context, default)
-        except db_exc.NotFound:
-            pass
-    return type_obj.VolumeType.get_default(context)
-
-
-def _size(spec, source_size, what):
-    size = spec.get('size')
-    if size is None:
-        if source_size is None:
-            raise errors.BadRequest(
-                'Invalid input received: Invalid volume size provided for '
-                'create request: None (size argument must be an integer '
-                '(or string representation of an integer) and greater than '
-                'zero).')
-        return source_size
-    size = int(size)
-    if source_size is not None and size < source_size:
-        raise errors.BadRequest(
-            'Invalid input received: Volume size %(size)sGB cannot be '
-            'smaller than the %(what)s size %(source)sGB. They must be >= '
-            'original %(what)s size.' % {'size': size, 'what': what,
-                                          'source': source_size})
-    return size
-
-
-def _source(context, model, ident, what):
-    """Row of a source snapshot or volume the caller may read, or 404."""
-    row = db_api.read_columns(context, model, ident,
-                              ['project_id', 'deleted', 'volume_type_id',
-                               'volume_size' if model is models.Snapshot
-                               else 'size'])
-    if row is None or row['deleted'] or (
-            not context.is_admin and row['project_id'] != context.project_id):
-        raise errors.NotFound('%s %s could not be found.' % (what, ident))
-    return row
-
-
-def _guard(context, model, ident, expected_status):
-    """A compare-and-swap that writes nothing new but fails unless the
-    source still has ``expected_status``: run in the insert's transaction,
-    it conflicts with a concurrent delete of the source."""
-    def guard():
-        db_api.update_or_explain(
-            context, model, ident, {'status': model.status},
-            {'status': expected_status}, project_only=True)
-    return guard
-
-
-def _new_volume(context, spec):
+def _refuse_unsupported(spec):
+    """What Cinder's API takes but this service does not have."""
     if spec.get('multiattach') and strutils.bool_from_string(
             spec['multiattach']):
         raise errors.BadRequest(
@@ -310,55 +229,3 @@ def _new_volume(context, spec):
         if spec.get(key):
             raise errors.NotFound('%s %s could not be found.'
                                   % (what, spec[key]))
-    zone = spec.get('availability_zone') or \
-        CONF.api.storage_availability_zone
-    if zone != CONF.api.storage_availability_zone:
-        raise errors.BadRequest(
-            "Invalid input received: Availability zone '%s' is invalid."
-            % zone)
-    guards = []
-    source_size = source_type_id = None
-    snapshot_id, source_volid = spec.get('snapshot_id'), \
-        spec.get('source_volid')
-    if snapshot_id and source_volid:
-        raise errors.BadRequest(
-            'Invalid input received: only one of snapshot_id and '
-            'source_volid may be given.')
-    if snapshot_id:
-        row = _source(context, models.Snapshot, snapshot_id, 'Snapshot')
-        source_size, source_type_id = row['volume_size'], \
-            row['volume_type_id']
-        guards.append(_guard(context, models.Snapshot, snapshot_id,
-                             'available'))
-        what = 'snapshot'
-    elif source_volid:
-        row = _source(context, models.Volume, source_volid, 'Volume')
-        source_size, source_type_id = row['size'], row['volume_type_id']
-        guards.append(_guard(context, models.Volume, source_volid,
-                             ('available', 'in-use')))
-        what = 'volume'
-    else:
-        what = 'volume'
-    size = _size(spec, source_size, what)
-    volume_type = _volume_type(context, spec, source_type_id)
-    guards.insert(0, volume_type.guard_in_use)
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
-    volume_id = str(uuid.uuid4())
-    # The workers row goes in with the volume row, so a crash between the
-    # two can never leave a 'creating' volume that no cleanup would find.
-    guards.append(lambda: engine.track_worker(
-        context, 'volume', volume_id, 'creating'))
-    volume = volume_obj.Volume(
-        context, id=volume_id, user_id=context.user_id,
-        project_id=context.project_id,
-        size=size, availability_zone=zone, status='creating',
-        attach_status='detached',
-        display_name=_text(spec, 'name', 'display_name'),
-        display_description=_text(spec, 'description',
-                                  'display_description'),
-        volume_type_id=volume_type.id, snapshot_id=snapshot_id,
-        source_volid=source_volid, bootable=False, multiattach=multiattach,
-        metadata=spec.get('metadata') or {}, deleted=False)
-    volume.create(guards)
-    volume.volume_type = volume_type
-    return volume

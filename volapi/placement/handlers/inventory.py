@@ -26,6 +26,8 @@ def _with_defaults(data):
     inventory = dict(DEFAULTS)
     inventory.update(data)
     inventory.pop('resource_provider_generation', None)
+    # A JSON integer beyond 64 bits is no database's float parameter.
+    inventory['allocation_ratio'] = float(inventory['allocation_ratio'])
     return inventory
 
 
@@ -66,6 +68,11 @@ def _validate(req, provider, name, inventory):
     """What the schema cannot say: a capacity above zero (from 1.26, zero
     too: reserved may equal total), then, stricter than Placement, a
     positive allocation ratio and min_unit <= max_unit."""
+    # The ratio first: the capacity of a ratio of -1e308 is -inf.
+    if inventory['allocation_ratio'] <= 0:
+        raise exception.InvalidInventoryUnits(
+            resource_class=name, resource_provider=provider.uuid,
+            reason='The allocation_ratio must be greater than 0.')
     capacity = int(inv_obj.capacity(inventory))
     if req.version.matches((1, 26)):
         if capacity < 0:
@@ -74,10 +81,6 @@ def _validate(req, provider, name, inventory):
     elif capacity <= 0:
         raise exception.InvalidInventoryCapacity(
             resource_class=name, resource_provider=provider.uuid)
-    if inventory['allocation_ratio'] <= 0:
-        raise exception.InvalidInventoryUnits(
-            resource_class=name, resource_provider=provider.uuid,
-            reason='The allocation_ratio must be greater than 0.')
     if inventory['min_unit'] > inventory['max_unit']:
         raise exception.InvalidInventoryUnits(
             resource_class=name, resource_provider=provider.uuid,

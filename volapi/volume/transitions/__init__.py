@@ -24,6 +24,9 @@ The package's parts:
   (:func:`engine.apply_to_own`), and the errors they raise;
 - :mod:`.doc`: the documentation generator.
 
+A transition may also insert its row (``creates``: volume, snapshot and
+attachment creation), so the table holds every change of every row.
+
 Transitions that move a resource into a status a worker will finish
 (``creating``, ``extending`` ...) upsert the resource's ``workers`` row in the
 same transaction (``service_id`` NULL until a worker claims it); the

@@ -34,6 +34,8 @@ def _describe_value(value):
 
 
 def _sources(transition):
+    if transition.creates:
+        return '(new row)'
     if transition.source is None:
         return 'any'
     text = ', '.join(transition.source)
@@ -76,6 +78,8 @@ def markdown():
         'When it matches no row the same conditions are re-checked against '
         'the row to name the one that failed, e.g. `Invalid volume: volume '
         "status must be 'available', it is 'in-use'` (HTTP 400). "
+        'A transition whose from status is *(new row)* inserts the row '
+        'instead. '
         'A transition whose workers column says *upsert* writes the '
         "resource's `workers` row in the same transaction; *delete* removes "
         'it.',

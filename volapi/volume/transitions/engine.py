@@ -16,6 +16,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+from objects import worker as worker_obj
 from volapi.volume.transitions import table
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -146,25 +147,34 @@ class Step:
     # Whether ``obj`` is to hold what was written (values computed in SQL
     # cost one more SELECT to learn).
     reflect: bool = True
+    # What the workers row keeps of the parameters (table.WORKER_ARGUMENTS).
+    arguments: dict = None
 
     def execute(self, context):
-        """The compare-and-swap and its workers-row bookkeeping; must run
-        inside a transaction (see :func:`run`). True if the row changed;
-        False only for a lenient transition whose condition failed."""
+        """The compare-and-swap (or, for a ``creates`` transition, the
+        insert) and its workers-row bookkeeping; must run inside a
+        transaction (see :func:`run`). True if the row changed; False only
+        for a lenient transition whose condition failed."""
         t = self.transition
-        try:
-            self.obj.conditional_update_or_raise(
-                dict(self.values), expected_values={},
-                filters=list(self.conditions), reflect_changes=self.reflect)
-        except db_exc.ConditionNotMet as failure:
-            if t.lenient:
-                return False
-            raise TransitionRefused(t, failure) from None
+        if t.creates:
+            for field, value in self.values.items():
+                setattr(self.obj, field, value)
+            self.obj.create()
+        else:
+            try:
+                self.obj.conditional_update_or_raise(
+                    dict(self.values), expected_values={},
+                    filters=list(self.conditions),
+                    reflect_changes=self.reflect)
+            except db_exc.ConditionNotMet as failure:
+                if t.lenient:
+                    return False
+                raise TransitionRefused(t, failure) from None
         if t.workers_row == 'track':
-            track_worker(context, t.resource, self.obj.id,
-                         self.values['status'])
+            worker_obj.Worker.track(context, t.resource, self.obj.id,
+                                    self.values['status'], self.arguments)
         elif t.workers_row == 'finish':
-            finish_worker(context, t.resource, self.obj.id)
+            worker_obj.Worker.finish(context, t.resource, self.obj.id)
         return True
 
 
@@ -206,7 +216,10 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
         resolved = _resolve(value, obj, params)
         if resolved is not _SKIP:
             values[field] = resolved
-    return Step(transition, obj, values, conditions, reflect)
+    arguments = {k: params[k] for k in table.WORKER_ARGUMENTS.get(name, ())
+                 if k in params}
+    return Step(transition, obj, values, conditions, reflect,
+                arguments or None)
 
 
 def run(context, *actions):
@@ -270,36 +283,3 @@ def apply(context, name, obj, version=None, **params):
     False only for a lenient transition that did nothing."""
     step = prepare(context, name, obj, version=version, **params)
     return run(context, step)[0]
-
-
-# -- workers rows -------------------------------------------------------------
-
-def track_worker(context, resource, resource_id, status):
-    """Upsert the ``workers`` row of a resource entering a transient
-    status. Callers hold the resource's row (their compare-and-swap just
-    changed it), so no one else upserts this row concurrently."""
-    workers = models.Worker.__table__
-    now = timeutils.utcnow()
-    resource_type = table.WORKER_TYPES[resource]
-    with session.writer.connection.using(context) as conn:
-        updated = conn.execute(
-            workers.update()
-            .where(workers.c.resource_type == resource_type,
-                   workers.c.resource_id == resource_id)
-            .values(status=status, service_id=None, cleaning=False,
-                    race_preventer=workers.c.race_preventer + 1,
-                    updated_at=now)).rowcount
-        if not updated:
-            conn.execute(workers.insert().values(
-                resource_type=resource_type, resource_id=resource_id,
-                status=status, service_id=None, cleaning=False,
-                race_preventer=0, created_at=now, updated_at=now))
-
-
-def finish_worker(context, resource, resource_id):
-    """Delete the ``workers`` row of a resource leaving a transient status."""
-    workers = models.Worker.__table__
-    with session.writer.connection.using(context) as conn:
-        conn.execute(workers.delete().where(
-            workers.c.resource_type == table.WORKER_TYPES[resource],
-            workers.c.resource_id == resource_id))

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from db import conditions as cond
 from db import models
 from objects import volume_type
+from objects import worker
 from volapi.volume.transitions.vocabulary import Also
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -37,7 +38,7 @@ SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
                            'backing-up', 'restoring')
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
-WORKER_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+WORKER_TYPES = worker.RESOURCE_TYPES
 
 
 # -- building blocks of the table --------------------------------------------
@@ -166,6 +167,17 @@ TYPE_MULTIATTACH = Computed(
     _type_is_multiattach)
 
 
+# A source of a new volume is held, not changed: the swap writes its
+# updated_at as it was, which is enough to conflict with a concurrent delete.
+SNAPSHOT_HELD = Computed('unchanged (the row is held)',
+                         lambda p: Snapshot.updated_at, static=True)
+VOLUME_HELD = Computed('unchanged (the row is held)',
+                       lambda p: Volume.updated_at, static=True)
+_NAME_VALUES = {
+    'display_name': Param('display_name', optional=True),
+    'display_description': Param('display_description', optional=True)}
+
+
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
                   'migration_status': NOT_MIGRATING,
                   'consistencygroup_id': None,
@@ -176,6 +188,36 @@ _DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
 # -- the table ------------------------------------------------------------------
 
 TABLE = [
+    # Volumes: creating and describing ----------------------------------------
+    Transition(
+        'create', 'volume',
+        'POST /volumes: insert the volume and its metadata (with '
+        'create_from_snapshot or create_from_volume for a source, and a '
+        "write of the volume type's row that a concurrent type delete "
+        'conflicts with, in the same transaction)',
+        values={'status': 'creating', 'attach_status': 'detached'},
+        creates=True, workers_row='track'),
+    Transition(
+        'create_from_snapshot', 'snapshot',
+        'POST /volumes from a snapshot: the snapshot is held while the '
+        'volume is inserted, so a concurrent snapshot delete cannot pass',
+        source=('available',),
+        values={'updated_at': SNAPSHOT_HELD}),
+    Transition(
+        'create_from_volume', 'volume',
+        'POST /volumes from a volume: the source volume is held while the '
+        'clone is inserted, so a concurrent delete cannot pass',
+        source=('available', 'in-use'),
+        values={'updated_at': VOLUME_HELD}),
+    Transition(
+        'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
+        values=_NAME_VALUES),
+    Transition(
+        'update_metadata', 'volume',
+        'the metadata API and PUT /volumes/{id} with metadata: the '
+        'metadata rows are set, replaced or deleted in the same transaction',
+        expect={'status': cond.Not('maintenance')},
+        values=_NAME_VALUES),
     # Volumes: tenant/admin actions -------------------------------------------
     Transition(
         'delete', 'volume', 'DELETE /volumes/{id}: start deleting',
@@ -272,6 +314,12 @@ TABLE = [
         # The snapshot row copies them from the volume the request loaded.
         requires=(Unchanged('size'), Unchanged('volume_type_id')),
         values={}),
+    Transition(
+        'snapshot_new', 'snapshot',
+        'POST /snapshots: insert the snapshot and its metadata (in the '
+        'transaction of snapshot_create)',
+        values={'status': 'creating', 'progress': '0%'},
+        creates=True, workers_row='track'),
     # Volumes: the attachments API (3.27+) ---------------------------------
     Transition(
         'attachment_reserve', 'volume',
@@ -314,6 +362,13 @@ TABLE = [
         min_version=(3, 27)),
     # Attachments ------------------------------------------------------------
     Transition(
+        'attachment_new', 'attachment',
+        'os-attach, POST /attachments: insert the attachment (in the '
+        'transaction of attach, attachment_reserve or attachment_attach)',
+        values={'attach_status': Param('attach_status'),
+                'attach_time': Param('attach_time', optional=True)},
+        creates=True),
+    Transition(
         'attachment_connect', 'attachment',
         'PUT /attachments/{id}: store the connector before the worker '
         'initializes the connection',
@@ -344,6 +399,9 @@ TABLE = [
                 'deleted': True, 'deleted_at': NOW}),
     # Snapshots ----------------------------------------------------------------
     Transition(
+        'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
+        values=_NAME_VALUES),
+    Transition(
         'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
         source=('available', 'error'),
         values={'status': 'deleting'},
@@ -373,6 +431,7 @@ TABLE = [
         source=('creating',),
         values={'status': 'available',
                 'host': Param('host', optional=True),
+                'cluster_name': Param('cluster_name', optional=True),
                 'provider_location': Param('provider_location',
                                            optional=True),
                 'launched_at': Param('launched_at', default=NOW)},
@@ -441,6 +500,13 @@ TABLE = [
 ]
 
 TRANSITIONS = {t.name: t for t in TABLE}
+
+# What the ``workers`` row of an operation keeps of its parameters (they are
+# not in the resource's row until it ends), so that a peer can re-drive it.
+WORKER_ARGUMENTS = {
+    'extend': ('new_size',),
+    'retype': ('new_type_id',),
+}
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
 # transition that repairs its resource. For 'deleting' the cleanup may

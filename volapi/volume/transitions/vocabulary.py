@@ -115,3 +115,6 @@ class Transition:
     workers_row: str = None        # 'track', 'finish' or None
     lenient: bool = False          # a failed condition changes nothing
     #                                and is not an error (as in Cinder)
+    creates: bool = False          # inserts the row (no source, no
+    #                                conditions): its values and the
+    #                                object's own fields are the new row

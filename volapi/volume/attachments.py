@@ -1,0 +1,151 @@
+"""The attachment use cases of the attachments API, 3.27+ (see
+:mod:`volapi.volume.api` for the conventions they share):
+``(context, <id>, ..., version=None, authorize=None)``; ``authorize`` is
+called with the attachment's volume (the attachment belongs to it).
+
+Each change is a compare-and-swap of the volume row together with the
+attachment row, in one transaction; the worker's part (initialize or
+terminate the connection) follows once it has committed."""
+import uuid
+
+import oslo_messaging
+from oslo_log import log as logging
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+
+from db import exceptions as db_exc
+import objects
+from volapi.volume import api as volume_api
+from volapi.volume.transitions import engine
+
+LOG = logging.getLogger(__name__)
+
+
+def get(context, attachment_id):
+    """(attachment, its volume), if the caller may see the volume."""
+    attachment = objects.VolumeAttachment.get_by_id(context, attachment_id)
+    try:
+        volume = volume_api.get_volume(context, attachment.volume_id)
+    except db_exc.NotFound:
+        raise db_exc.NotFound('attachment', attachment_id) from None
+    return attachment, volume
+
+
+def _on_attachment(context, attachment_id, build, authorize):
+    """Load (attachment, volume), ``authorize(volume)`` and run ``build(ctx,
+    attachment, volume)`` in one transaction; returns (attachment,
+    volume)."""
+    return volume_api.in_one_transaction(
+        context, lambda ctx: get(ctx, attachment_id),
+        lambda ctx, found: build(ctx, *found),
+        authorize and (lambda found: authorize(found[1])))
+
+
+def _connector_values(connector, mode=None):
+    return {'connector': jsonutils.dumps(connector),
+            'attached_host': connector.get('host'),
+            'mountpoint': connector.get('mountpoint'),
+            'attach_mode': connector.get('mode') or mode or 'rw'}
+
+
+def create(context, volume_id, instance_uuid, connector=None, mode=None,
+           version=None, authorize=None):
+    """Reserve the volume for ``instance_uuid`` (no connector) or start
+    attaching it (connector): the attachment row is inserted in the
+    transaction of the volume's compare-and-swap. With a connector the
+    worker's connection info is stored once that has committed; if the
+    worker fails, the attachment is removed again."""
+    name = 'attachment_attach' if connector else 'attachment_reserve'
+    attachment = objects.VolumeAttachment(
+        context, id=str(uuid.uuid4()), volume_id=volume_id,
+        instance_uuid=instance_uuid, attach_mode=mode,
+        created_at=timeutils.utcnow(), deleted=False)
+    attach_status = 'reserved'
+    if connector:
+        attach_status = 'attaching'
+        for field, value in _connector_values(connector, mode).items():
+            setattr(attachment, field, value)
+    volume = volume_api.on_volume(context, volume_id, lambda ctx, volume: [
+        engine.prepare(ctx, name, volume, version=version),
+        engine.prepare(ctx, 'attachment_new', attachment,
+                       attach_status=attach_status)], authorize)
+    if connector:
+        try:
+            _connect(context, volume, attachment, connector)
+        except volume_api.BackendError:
+            _remove(context, volume, attachment)
+            raise
+    return attachment
+
+
+def _connect(context, volume, attachment, connector):
+    try:
+        info = volume_api.worker_client().initialize_connection(
+            context, volume, connector)
+    except oslo_messaging.MessagingTimeout:
+        LOG.exception('initialize_connection of volume %s timed out',
+                      volume.id)
+        raise volume_api.BackendError(
+            'Unable to initialize the connection to volume %s: no volume '
+            'worker answered.' % volume.id)
+    except Exception as e:
+        LOG.exception('initialize_connection of volume %s failed', volume.id)
+        # The worker's own words stay in its log: they name paths.
+        raise volume_api.BackendError(
+            'Unable to initialize the connection to volume %s: the volume '
+            'worker failed (%s).' % (
+                volume.id, getattr(e, 'exc_type', type(e).__name__)))
+    engine.apply(context, 'attachment_connected', attachment,
+                 connection_info=jsonutils.dumps(info))
+
+
+def update(context, attachment_id, connector, version=None, authorize=None):
+    """Give a reserved attachment its connector; the worker answers with
+    the connection info. If the worker fails the attachment stays
+    'attaching' (the caller deletes it or updates it again). Returns the
+    attachment."""
+    def build(ctx, attachment, volume):
+        return [engine.prepare(ctx, 'attachment_update', volume,
+                               version=version, attachment_id=attachment.id),
+                engine.prepare(ctx, 'attachment_connect', attachment,
+                               version=version, **_connector_values(
+                                   connector, attachment.attach_mode))]
+
+    attachment, volume = _on_attachment(context, attachment_id, build,
+                                        authorize)
+    _connect(context, volume, attachment, connector)
+    return attachment
+
+
+def complete(context, attachment_id, version=None, authorize=None):
+    """os-complete: the volume is attached."""
+    _on_attachment(context, attachment_id, lambda ctx, attachment, volume: [
+        engine.prepare(ctx, 'attachment_complete', volume, version=version,
+                       attachment_id=attachment.id),
+        engine.prepare(ctx, 'attachment_attached', attachment,
+                       version=version)], authorize)
+
+
+def _removal(ctx, attachment, volume, version=None):
+    return [engine.prepare(ctx, 'attachment_delete', volume,
+                           version=version, attachment_id=attachment.id),
+            engine.prepare(ctx, 'attachment_remove', attachment)]
+
+
+def _remove(context, volume, attachment):
+    engine.run(context, *_removal(context, attachment, volume))
+
+
+def delete(context, attachment_id, version=None, authorize=None):
+    """Remove an attachment; the volume's status follows the attachments
+    that remain. A connection the worker made is terminated afterwards.
+    Returns the volume's remaining attachments."""
+    attachment, volume = _on_attachment(
+        context, attachment_id,
+        lambda ctx, attachment, volume: _removal(ctx, attachment, volume,
+                                                 version),
+        authorize)
+    if attachment.connector is not None:
+        volume_api.worker_client().terminate_connection(context, volume,
+                                                        attachment)
+    return objects.VolumeAttachment.get_all(context, volume_id=volume.id)
