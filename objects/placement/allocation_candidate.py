@@ -163,8 +163,9 @@ def get_candidates(context, groups, limit=None, group_policy=None,
                      if search.by_uuid[uuid].root_id in kept}
     elif randomize:
         random.shuffle(merged)
-    return Candidates([_request(request, search) for request in merged],
-                      summaries)
+    names = {c: n for n, c in search.class_ids.items()}
+    return Candidates([_request(request, search, names)
+                       for request in merged], summaries)
 
 
 class _Search:
@@ -472,9 +473,9 @@ def _without_nested(merged, summaries, search):
     return kept, {u: s for u, s in summaries.items() if u in uuids}
 
 
-def _request(request, search):
+def _request(request, search, names):
+    """An AllocationRequest; ``names``: {class id: name}."""
     resources, mappings = request
-    names = {c: n for n, c in search.class_ids.items()}
     allocations = collections.defaultdict(dict)
     for provider_id, class_id, amount in resources:
         allocations[search.providers[provider_id].uuid][names[class_id]] = \

@@ -8,6 +8,7 @@ snapshot.
 import collections
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from db import models
 
@@ -25,6 +26,18 @@ Fit = collections.namedtuple(
 Provider = collections.namedtuple('Provider', 'id uuid parent_id root_id')
 Usage = collections.namedtuple(
     'Usage', 'provider_id class_id capacity used max_unit')
+
+
+def _in(conn, column, values):
+    """``column IN values``. On PostgreSQL one array parameter (``=
+    ANY(...)``): an IN list of hundreds of parameters costs the driver more
+    to prepare than the database to run, and is a new statement each time
+    its length changes."""
+    values = sorted(values)
+    if conn.dialect.name == 'postgresql':
+        return column == sa.any_(sa.bindparam(
+            None, values, type_=postgresql.ARRAY(column.type)))
+    return column.in_(values)
 
 
 def _fits(class_id, amount):
@@ -58,7 +71,7 @@ def providers_with_room(conn, wanted, root_ids=None):
         ).where(_fits(class_id, amount))
         if root_ids is not None:
             query = query.where(
-                PROVIDERS.c.root_provider_id.in_(list(root_ids)))
+                _in(conn, PROVIDERS.c.root_provider_id, root_ids))
         selects.append(query)
     if not selects:
         return []
@@ -80,7 +93,7 @@ def roots_of(conn, uuids):
         return {}
     return dict(conn.execute(sa.select(
         PROVIDERS.c.uuid, PROVIDERS.c.root_provider_id).where(
-            PROVIDERS.c.uuid.in_(list(uuids)))).all())
+            _in(conn, PROVIDERS.c.uuid, uuids))).all())
 
 
 def aggregate_members(conn, aggregate_uuids):
@@ -92,7 +105,7 @@ def aggregate_members(conn, aggregate_uuids):
                 .select_from(AGGREGATES.join(
                     RP_AGGREGATES,
                     RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id))
-                .where(AGGREGATES.c.uuid.in_(list(aggregate_uuids)))):
+                .where(_in(conn, AGGREGATES.c.uuid, aggregate_uuids))):
             members[uuid].add(provider_id)
     return members
 
@@ -103,7 +116,7 @@ def trait_holders(conn, trait_ids):
     if trait_ids:
         for provider_id, trait_id in conn.execute(sa.select(
                 RP_TRAITS.c.resource_provider_id, RP_TRAITS.c.trait_id).where(
-                RP_TRAITS.c.trait_id.in_(list(trait_ids)))):
+                _in(conn, RP_TRAITS.c.trait_id, trait_ids))):
             holders[provider_id].add(trait_id)
     return holders
 
@@ -120,7 +133,7 @@ def roots_with_traits(conn, required_ids, forbidden_ids):
     if forbidden_ids:
         query = query.where(~sa.exists().where(
             RP_TRAITS.c.resource_provider_id == PROVIDERS.c.id,
-            RP_TRAITS.c.trait_id.in_(list(forbidden_ids))))
+            _in(conn, RP_TRAITS.c.trait_id, forbidden_ids)))
     return set(conn.execute(query).scalars())
 
 
@@ -130,7 +143,7 @@ def roots_by_id(conn, provider_ids):
         return {}
     return dict(conn.execute(sa.select(
         PROVIDERS.c.id, PROVIDERS.c.root_provider_id).where(
-            PROVIDERS.c.id.in_(list(provider_ids)))).all())
+            _in(conn, PROVIDERS.c.id, provider_ids))).all())
 
 
 def sharing_anchors(conn, sharing_ids):
@@ -145,7 +158,7 @@ def sharing_anchors(conn, sharing_ids):
                       PROVIDERS.c.root_provider_id).distinct().select_from(
         mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
         .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
-    ).where(mine.c.resource_provider_id.in_(list(sharing_ids)))
+    ).where(_in(conn, mine.c.resource_provider_id, sharing_ids))
     for sharing_id, root_id in conn.execute(query):
         anchors[sharing_id].add(root_id)
     return anchors
@@ -158,7 +171,7 @@ def trees(conn, root_ids):
     return {row[0]: Provider(*row) for row in conn.execute(sa.select(
         PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
         PROVIDERS.c.root_provider_id).where(
-            PROVIDERS.c.root_provider_id.in_(list(root_ids))))}
+            _in(conn, PROVIDERS.c.root_provider_id, root_ids)))}
 
 
 def traits_in_trees(conn, root_ids):
@@ -171,7 +184,7 @@ def traits_in_trees(conn, root_ids):
                 RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
                 .join(PROVIDERS,
                       PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id))
-                .where(PROVIDERS.c.root_provider_id.in_(list(root_ids)))):
+                .where(_in(conn, PROVIDERS.c.root_provider_id, root_ids))):
             traits[provider_id].add(name)
     return traits
 
@@ -188,7 +201,7 @@ def usages_in_trees(conn, root_ids):
         INVENTORIES.c.max_unit,
     ).select_from(INVENTORIES.join(
         PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-    ).where(PROVIDERS.c.root_provider_id.in_(list(root_ids))))
+    ).where(_in(conn, PROVIDERS.c.root_provider_id, root_ids)))
     return [Usage(provider_id, class_id,
                   _capacity(total, reserved, ratio), int(allocated), max_unit)
             for provider_id, class_id, total, reserved, ratio, allocated,

@@ -125,4 +125,3 @@ class TraitCannotDeleteStandard(PlacementError):
 
 class TraitInUse(PlacementError):
     msg_fmt = 'The trait %(name)s is in use by a resource provider.'
-

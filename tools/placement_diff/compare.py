@@ -25,10 +25,15 @@ class Response(typing.NamedTuple):
     body: bytes
 
 
+# A header value computed when sending (Content-Length of the body).
+AUTO = object()
+
+
 class Request(typing.NamedTuple):
     """One scripted request. ``body``: bytes sent as they are, or any
     other value sent as JSON; ``headers``: exactly the headers sent
-    besides Host (a value of None leaves one out)."""
+    besides Host (a value of None leaves one out, AUTO is the body's
+    length)."""
     method: str
     path: str
     headers: dict
@@ -40,7 +45,8 @@ class Request(typing.NamedTuple):
         text = '%s %s (%s)' % (self.method, self.path, version.replace(
             'placement ', ''))
         extra = {k: v for k, v in self.headers.items()
-                 if k not in ('OpenStack-API-Version', 'X-Auth-Token')}
+                 if k not in ('OpenStack-API-Version', 'X-Auth-Token')
+                 and v is not AUTO}
         if extra:
             text += ' %s' % extra
         return text + (' - %s' % self.note if self.note else '')
@@ -52,13 +58,16 @@ def send(base_url, request):
     url = urllib.parse.urlsplit(base_url)
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
     try:
-        conn.putrequest(request.method, request.path, skip_accept_encoding=True)
-        for name, value in request.headers.items():
-            if value is not None:
-                conn.putheader(name, value)
+        conn.putrequest(request.method, request.path,
+                        skip_accept_encoding=True)
         body = request.body
         if body is not None and not isinstance(body, bytes):
             body = json.dumps(body).encode()
+        for name, value in request.headers.items():
+            if value is AUTO:
+                value = str(len(body or b''))
+            if value is not None:
+                conn.putheader(name, value)
         conn.endheaders(body)
         response = conn.getresponse()
         return Response(response.status,

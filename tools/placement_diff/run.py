@@ -36,6 +36,27 @@ def _short(value):
     return text if len(text) < 1500 else text[:1500] + '...'
 
 
+def resolve(value, placement_url):
+    """``value`` with the scenario's generation placeholders (scenario.g,
+    scenario.cg) replaced by Placement's current values."""
+    if isinstance(value, dict):
+        if set(value) == {'$generation'}:
+            return _read(placement_url, '/resource_providers/%s'
+                         % value['$generation'])['generation']
+        if set(value) == {'$consumer_generation'}:
+            return _read(placement_url, '/allocations/%s' % value[
+                '$consumer_generation']).get('consumer_generation')
+        return {k: resolve(v, placement_url) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve(v, placement_url) for v in value]
+    return value
+
+
+def _read(url, path):
+    response = compare.send(url, scenario.r('GET', path, version='1.28'))
+    return json.loads(response.body)
+
+
 def requests():
     for section in SECTIONS:
         yield from section()
@@ -48,6 +69,9 @@ def differences(placement_url, volapi_url, transcript=None):
     count = 0
     for number, request in enumerate(requests()):
         count += 1
+        if request.body is not None and not isinstance(request.body, bytes):
+            request = request._replace(
+                body=resolve(request.body, placement_url))
         reference = compare.send(placement_url, request)
         candidate = compare.send(volapi_url, request)
         if transcript:

@@ -5,17 +5,18 @@ requests with and without Accept, Content-Type and Content-Length.
 Every uuid a request names is made here (``uuid_of``), so both servers
 hold the same ids; ``KNOWN`` is the set of them.
 """
-import uuid
+import uuid as uuidlib
 
+from tools.placement_diff.compare import AUTO
 from tools.placement_diff.compare import Request
 
 JSON = 'application/json'
-_NAMESPACE = uuid.UUID('9b2a3c1e-5d0f-4f6e-8a7b-1c2d3e4f5a6b')
+_NAMESPACE = uuidlib.UUID('9b2a3c1e-5d0f-4f6e-8a7b-1c2d3e4f5a6b')
 KNOWN = set()
 
 
 def uuid_of(name):
-    value = str(uuid.uuid5(_NAMESPACE, name))
+    value = str(uuidlib.uuid5(_NAMESPACE, name))
     KNOWN.add(value)
     return value
 
@@ -29,12 +30,7 @@ def r(method, path, body=None, version='latest', accept=JSON,
         sent['OpenStack-API-Version'] = 'placement %s' % version
     if body is not None:
         sent['Content-Type'] = content_type or JSON
-        data = body if isinstance(body, bytes) else None
-        if data is None:
-            import json
-            data = json.dumps(body).encode()
-        sent['Content-Length'] = str(len(data))
-        body = data
+        sent['Content-Length'] = AUTO
     elif content_type:
         sent['Content-Type'] = content_type
     sent.update(headers or {})
@@ -49,6 +45,17 @@ CONS1, CONS2, CONS3 = uuid_of('consumer1'), uuid_of('consumer2'), \
     uuid_of('consumer3')
 PROJ, USER = uuid_of('project'), uuid_of('user')
 MISSING = uuid_of('missing')
+
+
+def g(uuid):
+    """The provider's current generation, as Placement has it when the
+    request is sent (``run.resolve``): a request meant to succeed."""
+    return {'$generation': uuid}
+
+
+def cg(uuid):
+    """The consumer's current generation, as Placement has it."""
+    return {'$consumer_generation': uuid}
 
 
 def gen(path):
@@ -204,21 +211,21 @@ def providers():
 def inventories():
     path = '/resource_providers/%s/inventories' % R1
     yield r('GET', path, version='1.0')
-    yield r('PUT', path, {'resource_provider_generation': 0, 'inventories': {
+    yield r('PUT', path, {'resource_provider_generation': g(R1), 'inventories': {
         'VCPU': {'total': 8, 'allocation_ratio': 2.0},
         'MEMORY_MB': {'total': 4096, 'reserved': 512}}}, version='1.0')
     yield r('PUT', path, {'resource_provider_generation': 0, 'inventories': {
         'VCPU': {'total': 8}}}, version='1.0', note='stale generation')
-    yield r('PUT', path, {'resource_provider_generation': 1, 'inventories': {
+    yield r('PUT', path, {'resource_provider_generation': g(R1), 'inventories': {
         'CUSTOM_NONE': {'total': 8}}}, version='1.0')
-    yield r('PUT', path, {'resource_provider_generation': 1, 'inventories': {
+    yield r('PUT', path, {'resource_provider_generation': g(R1), 'inventories': {
         'VCPU': {'total': 0}}}, version='1.0')
-    yield r('PUT', path, {'resource_provider_generation': 1, 'inventories': {
+    yield r('PUT', path, {'resource_provider_generation': g(R1), 'inventories': {
         'VCPU': {'total': 8, 'reserved': 9}}}, version='1.0')
-    yield r('PUT', path, {'resource_provider_generation': 1, 'inventories': {
+    yield r('PUT', path, {'resource_provider_generation': g(R1), 'inventories': {
         'VCPU': {'total': 8, 'reserved': 8}, 'MEMORY_MB': {'total': 4096}}},
         version='1.26', note='reserved may equal total from 1.26')
-    yield r('PUT', path, {'resource_provider_generation': 2, 'inventories': {
+    yield r('PUT', path, {'resource_provider_generation': g(R1), 'inventories': {
         'VCPU': {'total': 8, 'allocation_ratio': 2.0},
         'MEMORY_MB': {'total': 4096, 'reserved': 512}}}, version='1.26')
     yield r('POST', path, {'resource_class': 'CUSTOM_SILVER', 'total': 10},
@@ -230,12 +237,12 @@ def inventories():
     yield r('GET', path + '/CUSTOM_SILVER', version='1.15')
     yield r('GET', path + '/DISK_GB', version='1.0')
     yield r('PUT', path + '/CUSTOM_SILVER',
-            {'resource_provider_generation': 4, 'total': 20}, version='1.0')
+            {'resource_provider_generation': g(R1), 'total': 20}, version='1.0')
     yield r('PUT', path + '/CUSTOM_SILVER',
-            {'resource_provider_generation': 4, 'total': 20}, version='1.0',
+            {'resource_provider_generation': 0, 'total': 20}, version='1.0',
             note='stale')
     yield r('PUT', path + '/DISK_GB',
-            {'resource_provider_generation': 5, 'total': 20}, version='1.0')
+            {'resource_provider_generation': g(R1), 'total': 20}, version='1.0')
     yield r('DELETE', path + '/CUSTOM_SILVER', version='1.0')
     yield r('DELETE', path + '/CUSTOM_SILVER', version='1.0')
     yield r('DELETE', '/resource_providers/%s/inventories' % R3,
@@ -251,7 +258,7 @@ def inventories():
                        (SHARE, {'DISK_GB': {'total': 1000, 'max_unit': 500,
                                             'step_size': 10}})):
         yield r('PUT', '/resource_providers/%s/inventories' % uuid,
-                {'resource_provider_generation': 0, 'inventories': invs})
+                {'resource_provider_generation': g(uuid), 'inventories': invs})
     yield r('GET', path, version='1.15')
 
 
@@ -268,10 +275,10 @@ def aggregates_and_traits():
             {'resource_provider_generation': 1, 'aggregates': [AGG2]},
             version='1.19', note='stale generation')
     yield r('PUT', '/resource_providers/%s/aggregates' % R3,
-            {'resource_provider_generation': 0, 'aggregates': ['x']},
+            {'resource_provider_generation': g(R3), 'aggregates': ['x']},
             version='1.19')
     yield r('PUT', '/resource_providers/%s/aggregates' % R3,
-            {'resource_provider_generation': 0, 'aggregates': [AGG2, AGG2]},
+            {'resource_provider_generation': g(R3), 'aggregates': [AGG2, AGG2]},
             version='1.19')
     yield r('GET', '/resource_providers/%s/aggregates' % R2, version='1.19')
     yield r('GET', '/resource_providers?member_of=%s' % AGG1, version='1.3')
@@ -289,20 +296,19 @@ def aggregates_and_traits():
     tpath = '/resource_providers/%s/traits' % SHARE
     yield r('GET', tpath, version='1.5')
     yield r('GET', tpath, version='1.6')
-    yield r('PUT', tpath, {'resource_provider_generation': 2, 'traits': [
+    yield r('PUT', tpath, {'resource_provider_generation': g(SHARE), 'traits': [
         'MISC_SHARES_VIA_AGGREGATE', 'CUSTOM_FAST']}, version='1.6')
-    yield r('PUT', tpath, {'resource_provider_generation': 2, 'traits': [
+    yield r('PUT', tpath, {'resource_provider_generation': 0, 'traits': [
         'CUSTOM_NONE']}, version='1.6', note='stale and unknown')
-    yield r('PUT', tpath, {'resource_provider_generation': 3, 'traits': [
+    yield r('PUT', tpath, {'resource_provider_generation': g(SHARE), 'traits': [
         'CUSTOM_NONE']}, version='1.6', note='unknown trait')
-    yield r('PUT', tpath, {'resource_provider_generation': 3, 'traits': [
+    yield r('PUT', tpath, {'resource_provider_generation': g(SHARE), 'traits': [
         'bad name']}, version='1.6', note='invalid trait name')
     yield r('PUT', '/resource_providers/%s/traits' % R1,
-            {'resource_provider_generation': 1, 'traits': ['CUSTOM_FAST',
-                                                           'HW_CPU_X86_AVX']},
-            version='1.6')
+            {'resource_provider_generation': g(R1),
+             'traits': ['CUSTOM_FAST', 'HW_CPU_X86_AVX']}, version='1.6')
     yield r('PUT', '/resource_providers/%s/traits' % C2,
-            {'resource_provider_generation': 1, 'traits': ['CUSTOM_SLOW']},
+            {'resource_provider_generation': g(C2), 'traits': ['CUSTOM_SLOW']},
             version='1.6')
     yield r('DELETE', '/traits/CUSTOM_SLOW', version='1.6', note='in use')
     yield r('GET', '/traits?associated=true', version='1.6')
@@ -358,32 +364,32 @@ def allocations():
             note='stale consumer generation')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {'VCPU': 1}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 1}, version='1.28',
+                        'consumer_generation': cg(CONS1)}, version='1.28',
             note='replace')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {'VCPU': 100}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 2}, version='1.28',
+                        'consumer_generation': cg(CONS1)}, version='1.28',
             note='over capacity')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {'DISK_GB': 1}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 2}, version='1.28',
+                        'consumer_generation': cg(CONS1)}, version='1.28',
             note='no inventory')
     yield r('PUT', a1, {'allocations': {MISSING: {'resources': {'VCPU': 1}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 2}, version='1.28')
+                        'consumer_generation': cg(CONS1)}, version='1.28')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {
         'CUSTOM_NONE': 1}}}, 'project_id': PROJ, 'user_id': USER,
-        'consumer_generation': 2}, version='1.28')
+        'consumer_generation': cg(CONS1)}, version='1.28')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {'VCPU': 0}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 2}, version='1.28')
+                        'consumer_generation': cg(CONS1)}, version='1.28')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {'VCPU': 1}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 2,
+                        'consumer_generation': cg(CONS1),
                         'consumer_type': 'INSTANCE'}, version='1.38')
     yield r('PUT', a1, {'allocations': {R1: {'resources': {'VCPU': 1}}},
                         'project_id': PROJ, 'user_id': USER,
-                        'consumer_generation': 3}, version='1.38',
+                        'consumer_generation': cg(CONS1)}, version='1.38',
             note='no consumer_type')
     yield r('GET', a1, version='1.38')
     yield r('POST', '/allocations', {CONS2: {
@@ -416,11 +422,11 @@ def allocations():
     yield r('GET', '/resource_providers?resources=VCPU:1', version='1.38')
     # Inventory in use (and the order the classes are named in).
     path = '/resource_providers/%s/inventories' % R2
-    yield r('PUT', path, {'resource_provider_generation': 1,
+    yield r('PUT', path, {'resource_provider_generation': g(R2),
                           'inventories': {}}, version='1.0')
     yield r('DELETE', path, version='1.5')
     yield r('DELETE', path + '/VCPU', version='1.5')
-    yield r('PUT', path + '/VCPU', {'resource_provider_generation': 1,
+    yield r('PUT', path + '/VCPU', {'resource_provider_generation': g(R2),
                                     'total': 0}, version='1.5')
     for uuid in (R1, R2, C1, SHARE):
         yield gen('/resource_providers/%s' % uuid)
@@ -434,7 +440,7 @@ def allocations():
         'consumer_type': 'INSTANCE'}, version='1.38')
     yield r('PUT', '/allocations/%s' % CONS2, {
         'allocations': {}, 'project_id': PROJ, 'user_id': USER,
-        'consumer_generation': 1, 'consumer_type': 'INSTANCE'},
+        'consumer_generation': cg(CONS2), 'consumer_type': 'INSTANCE'},
         version='1.38', note='empty allocations delete')
     yield gen('/resource_providers/%s' % R2)
     yield r('DELETE', '/resource_providers/%s' % R1, version='1.14',

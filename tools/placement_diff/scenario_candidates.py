@@ -1,7 +1,7 @@
 """The scripted requests of POST /reshaper and GET
 /allocation_candidates, after ``scenario``'s (they use its providers)."""
 from tools.placement_diff.scenario import AGG1, AGG2, C1, C2, CONS1, \
-    CONS3, MISSING, PROJ, R1, R2, R3, SHARE, USER, gen, r, uuid_of
+    CONS3, MISSING, PROJ, R1, R2, R3, SHARE, USER, cg, g, gen, r, uuid_of
 
 CONS4 = uuid_of('consumer4')
 
@@ -15,7 +15,7 @@ def reshaper():
         'user_id': USER, 'consumer_generation': None}, version='1.28',
         note='empty resources')
     yield r('PUT', '/resource_providers/%s/inventories' % R3, {
-        'resource_provider_generation': 2,
+        'resource_provider_generation': g(R3),
         'inventories': {'DISK_GB': {'total': 100}}}, version='1.30')
     yield r('PUT', '/allocations/%s' % CONS4, {
         'allocations': {R3: {'resources': {'DISK_GB': 30}}},
@@ -26,41 +26,41 @@ def reshaper():
     # Move the disk from R3 to C1's... keep C1 as is; reshape R3's disk
     # into a new custom class.
     yield r('POST', '/reshaper', {
-        'inventories': {R3: {'resource_provider_generation': 4,
+        'inventories': {R3: {'resource_provider_generation': 0,
                              'inventories': {'CUSTOM_SILVER': {
                                  'total': 100}}}},
         'allocations': {CONS4: {
             'allocations': {R3: {'resources': {'CUSTOM_SILVER': 30}}},
             'project_id': PROJ, 'user_id': USER,
-            'consumer_generation': 1}}}, version='1.30', note='stale')
+            'consumer_generation': cg(CONS4)}}}, version='1.30', note='stale')
     yield gen('/resource_providers/%s' % R3)
     yield r('POST', '/reshaper', {
-        'inventories': {R3: {'resource_provider_generation': 3,
+        'inventories': {R3: {'resource_provider_generation': g(R3),
                              'inventories': {'CUSTOM_SILVER': {
                                  'total': 100}}}},
         'allocations': {CONS4: {
             'allocations': {R3: {'resources': {'CUSTOM_SILVER': 300}}},
             'project_id': PROJ, 'user_id': USER,
-            'consumer_generation': 1}}}, version='1.30', note='does not fit')
+            'consumer_generation': cg(CONS4)}}}, version='1.30', note='does not fit')
     yield r('POST', '/reshaper', {
-        'inventories': {R3: {'resource_provider_generation': 3,
+        'inventories': {R3: {'resource_provider_generation': g(R3),
                              'inventories': {'CUSTOM_SILVER': {
                                  'total': 100}}}},
         'allocations': {CONS4: {
             'allocations': {R3: {'resources': {'CUSTOM_SILVER': 30}}},
             'project_id': PROJ, 'user_id': USER,
-            'consumer_generation': 1}}}, version='1.30')
+            'consumer_generation': cg(CONS4)}}}, version='1.30')
     yield r('POST', '/reshaper', {
         'inventories': {MISSING: {'resource_provider_generation': 0,
                                   'inventories': {}}},
         'allocations': {}}, version='1.30')
+    emptied = {'allocations': {}, 'project_id': PROJ, 'user_id': USER,
+               'consumer_generation': cg(CONS4), 'consumer_type': 'INSTANCE'}
     yield r('POST', '/reshaper', {
-        'inventories': {R3: {'resource_provider_generation': 4,
+        'inventories': {R3: {'resource_provider_generation': g(R3),
                              'inventories': {}}},
-        'allocations': {CONS4: {
-            'allocations': {}, 'project_id': PROJ, 'user_id': USER,
-            'consumer_generation': 2, 'consumer_type': 'INSTANCE'}}},
-        version='1.38', note='empty everything, consumer deleted')
+        'allocations': {CONS4: emptied}}, version='1.38',
+        note='empty everything, consumer deleted')
     for uuid in (R3, C1):
         yield gen('/resource_providers/%s' % uuid)
     yield r('GET', '/allocations/%s' % CONS4, version='1.38')
@@ -76,7 +76,7 @@ def candidates():
     # with children C1 (SRIOV_NET_VF, DISK_GB) and C2 (SRIOV_NET_VF); R2
     # (VCPU, MEMORY_MB) in AGG1 with SHARE (DISK_GB, sharing).
     yield r('PUT', '/resource_providers/%s/aggregates' % R1, {
-        'resource_provider_generation': 6, 'aggregates': [AGG2]},
+        'resource_provider_generation': g(R1), 'aggregates': [AGG2]},
         version='1.19')
     yield gen('/resource_providers/%s' % R1)
     yield _ac('resources=VCPU:1', version='1.9')
