@@ -40,6 +40,12 @@ def _in(conn, column, values):
     return column.in_(values)
 
 
+def _rows(conn, query):
+    """All the rows of ``query``, fetched at once (thousands of rows one
+    by one cost more than the statement)."""
+    return conn.execute(query).all()
+
+
 def _fits(class_id, amount):
     """Inventory of ``class_id`` that can take ``amount`` more. The
     inventory row's ``allocated`` is the sum of its allocations."""
@@ -79,7 +85,7 @@ def providers_with_room(conn, wanted, root_ids=None):
     return [Fit(provider_id, root_id, class_id, amount,
                 _capacity(total, reserved, ratio), int(allocated), max_unit)
             for provider_id, root_id, class_id, amount, total, reserved,
-            ratio, allocated, max_unit in conn.execute(query)]
+            ratio, allocated, max_unit in _rows(conn, query)]
 
 
 def _capacity(total, reserved, ratio):
@@ -100,7 +106,7 @@ def aggregate_members(conn, aggregate_uuids):
     """{aggregate uuid: set of provider ids in it}."""
     members = collections.defaultdict(set)
     if aggregate_uuids:
-        for uuid, provider_id in conn.execute(sa.select(
+        for uuid, provider_id in _rows(conn, sa.select(
                 AGGREGATES.c.uuid, RP_AGGREGATES.c.resource_provider_id)
                 .select_from(AGGREGATES.join(
                     RP_AGGREGATES,
@@ -114,7 +120,7 @@ def trait_holders(conn, trait_ids):
     """{provider id: set of ids of those of ``trait_ids`` it has}."""
     holders = collections.defaultdict(set)
     if trait_ids:
-        for provider_id, trait_id in conn.execute(sa.select(
+        for provider_id, trait_id in _rows(conn, sa.select(
                 RP_TRAITS.c.resource_provider_id, RP_TRAITS.c.trait_id).where(
                 _in(conn, RP_TRAITS.c.trait_id, trait_ids))):
             holders[provider_id].add(trait_id)
@@ -159,7 +165,7 @@ def sharing_anchors(conn, sharing_ids):
         mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
         .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
     ).where(_in(conn, mine.c.resource_provider_id, sharing_ids))
-    for sharing_id, root_id in conn.execute(query):
+    for sharing_id, root_id in _rows(conn, query):
         anchors[sharing_id].add(root_id)
     return anchors
 
@@ -168,7 +174,7 @@ def trees(conn, root_ids):
     """{id: Provider} of every provider in the trees of ``root_ids``."""
     if not root_ids:
         return {}
-    return {row[0]: Provider(*row) for row in conn.execute(sa.select(
+    return {row[0]: Provider(*row) for row in _rows(conn, sa.select(
         PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
         PROVIDERS.c.root_provider_id).where(
             _in(conn, PROVIDERS.c.root_provider_id, root_ids)))}
@@ -179,7 +185,7 @@ def traits_in_trees(conn, root_ids):
     (providers without traits left out)."""
     traits = collections.defaultdict(set)
     if root_ids:
-        for provider_id, name in conn.execute(sa.select(
+        for provider_id, name in _rows(conn, sa.select(
                 RP_TRAITS.c.resource_provider_id, TRAITS.c.name).select_from(
                 RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
                 .join(PROVIDERS,
@@ -194,7 +200,7 @@ def usages_in_trees(conn, root_ids):
     the trees of ``root_ids``."""
     if not root_ids:
         return []
-    rows = conn.execute(sa.select(
+    rows = _rows(conn, sa.select(
         INVENTORIES.c.resource_provider_id, INVENTORIES.c.resource_class_id,
         INVENTORIES.c.total, INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,

@@ -45,6 +45,7 @@ CONS1, CONS2, CONS3 = uuid_of('consumer1'), uuid_of('consumer2'), \
     uuid_of('consumer3')
 PROJ, USER = uuid_of('project'), uuid_of('user')
 MISSING = uuid_of('missing')
+CONS5 = uuid_of('consumer5')
 
 
 def g(uuid):
@@ -421,6 +422,10 @@ def allocations():
     yield r('GET', '/usages', version='1.9')
     yield r('GET', '/resource_providers?resources=VCPU:1', version='1.38')
     # Inventory in use (and the order the classes are named in).
+    yield r('PUT', '/allocations/%s' % CONS5, {
+        'allocations': {R2: {'resources': {'VCPU': 1, 'MEMORY_MB': 64}}},
+        'project_id': PROJ, 'user_id': USER, 'consumer_generation': None},
+        version='1.28')
     path = '/resource_providers/%s/inventories' % R2
     yield r('PUT', path, {'resource_provider_generation': g(R2),
                           'inventories': {}}, version='1.0')
@@ -430,6 +435,7 @@ def allocations():
                                     'total': 0}, version='1.5')
     for uuid in (R1, R2, C1, SHARE):
         yield gen('/resource_providers/%s' % uuid)
+    yield r('DELETE', '/allocations/%s' % CONS5)
     yield r('DELETE', '/allocations/%s' % CONS2)
     yield r('DELETE', '/allocations/%s' % CONS2)
     for uuid in (R2, SHARE):

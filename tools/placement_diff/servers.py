@@ -24,6 +24,9 @@ from wsgiref import simple_server
 module, _, name = sys.argv[1].partition(":")
 app = getattr(importlib.import_module(module), name)
 class Quiet(simple_server.WSGIRequestHandler):
+    # Headers and body go out in two writes: without this, Nagle's
+    # algorithm holds the body back until the client's delayed ACK.
+    disable_nagle_algorithm = True
     def log_message(self, *args):
         pass
 server = simple_server.make_server("127.0.0.1", int(sys.argv[2]), app,
