@@ -37,12 +37,13 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     @classmethod
     def get_all(cls, context, service_id=None, host=None, binary=None,
-                disabled=None):
+                disabled=None, cluster_name=None):
         """Live services matching every filter given, oldest first."""
         table = cls.model.__table__
         query = sa.select(table).where(table.c.deleted == sa.false())
         for column, value in (('id', service_id), ('host', host),
-                              ('binary', binary), ('disabled', disabled)):
+                              ('binary', binary), ('disabled', disabled),
+                              ('cluster_name', cluster_name)):
             if value is not None:
                 query = query.where(table.c[column] == value)
         with session.reader.connection.using(context) as conn:

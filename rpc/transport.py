@@ -6,8 +6,15 @@ kept for the life of the process: it owns connection pools.
 """
 import threading
 
+import kombu.exceptions
 import oslo_messaging
 from oslo_config import cfg
+
+# What a send raises when the broker cannot take the message: delivery
+# failed after the retries, or (rabbit) no connection could be made at all,
+# which oslo.messaging lets through from kombu.
+SEND_FAILURES = (oslo_messaging.MessageDeliveryFailure,
+                 kombu.exceptions.OperationalError)
 
 _lock = threading.Lock()
 _transports = {}

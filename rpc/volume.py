@@ -7,20 +7,32 @@ worker's endpoint the new version; a new major version breaks old workers):
           create_snapshot, delete_snapshot, terminate_connection (casts);
           initialize_connection (call)
 
-Every cast is sent after the API's compare-and-swap has committed: the
-volume or snapshot is already in its transient status (``creating``,
-``extending`` ...) and a ``workers`` row records the operation, so a lost
-message or a dead worker is repaired by the cleanup, never left hanging.
+Every cast of an operation is sent after the API's compare-and-swap has
+committed: the volume or snapshot is already in its transient status
+(``creating``, ``extending`` ...) and a ``workers`` row records the
+operation with its arguments. That row, not the message, is the truth: a
+message that cannot be sent (the broker is down) or is lost later is
+replaced by the reconciliation of the volume's cluster, which re-drives
+the row after ``[volume] unclaimed_work_timeout``
+(volapi.volume.reconciler). So such a cast tries the broker a bounded
+number of times and then gives up with a warning, and the request that
+started the operation is still accepted.
 """
 import oslo_messaging
 from oslo_config import cfg
+from oslo_log import log as logging
 
 from objects import volume as volume_obj
 from rpc import serializer as rpc_serializer
 from rpc import transport as rpc_transport
 from volapi.volume import cluster
 
+LOG = logging.getLogger(__name__)
+
 RPC_API_VERSION = '1.0'
+# Reconnection attempts of a tracked cast before it is left to the
+# reconciliation: a request must not hang for a broker outage.
+CAST_RETRIES = 2
 
 
 def _volume_of(ctxt, snapshot):
@@ -42,36 +54,49 @@ class VolumeWorkerClient:
             transport, target,
             serializer=rpc_serializer.RequestContextSerializer())
 
-    def _worker(self, volume, version='1.0'):
+    def _worker(self, volume, version='1.0', retry=None):
         return self._client.prepare(server=cluster.address_of(volume),
-                                    version=version)
+                                    version=version, retry=retry)
+
+    def _cast_tracked(self, ctxt, owner, method, **kwargs):
+        """Cast an operation, on the storage of volume ``owner``, that a
+        workers row records (see the module's docstring): a failure to
+        send is left to the reconciliation."""
+        try:
+            self._worker(owner, retry=CAST_RETRIES).cast(ctxt, method,
+                                                         **kwargs)
+        except rpc_transport.SEND_FAILURES as e:
+            LOG.warning('%s not sent (%s); the reconciliation of its '
+                        'cluster will re-drive it from its workers row',
+                        method, e)
 
     # -- casts: the API does not wait; the worker ends the transition -------
     def create_volume(self, ctxt, volume):
-        self._worker(volume).cast(ctxt, 'create_volume', volume=volume)
+        self._cast_tracked(ctxt, volume, 'create_volume', volume=volume)
 
     def delete_volume(self, ctxt, volume):
-        self._worker(volume).cast(ctxt, 'delete_volume', volume=volume)
+        self._cast_tracked(ctxt, volume, 'delete_volume', volume=volume)
 
     def extend_volume(self, ctxt, volume, new_size):
-        self._worker(volume).cast(ctxt, 'extend_volume', volume=volume,
-                                       new_size=new_size)
+        self._cast_tracked(ctxt, volume, 'extend_volume', volume=volume,
+                           new_size=new_size)
 
     def retype(self, ctxt, volume, new_type_id):
-        self._worker(volume).cast(ctxt, 'retype', volume=volume,
-                                       new_type_id=new_type_id)
+        self._cast_tracked(ctxt, volume, 'retype', volume=volume,
+                           new_type_id=new_type_id)
 
     def create_snapshot(self, ctxt, snapshot):
-        self._worker(_volume_of(ctxt, snapshot)).cast(
-            ctxt, 'create_snapshot', snapshot=snapshot)
+        self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),
+                           'create_snapshot', snapshot=snapshot)
 
     def delete_snapshot(self, ctxt, snapshot):
-        self._worker(_volume_of(ctxt, snapshot)).cast(
-            ctxt, 'delete_snapshot', snapshot=snapshot)
+        self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),
+                           'delete_snapshot', snapshot=snapshot)
 
     def terminate_connection(self, ctxt, volume, attachment):
+        # No workers row records it: this one raises if it cannot be sent.
         self._worker(volume).cast(ctxt, 'terminate_connection',
-                                       volume=volume, attachment=attachment)
+                                  volume=volume, attachment=attachment)
 
     # -- call: attaching needs the connection info in its response ----------
     def initialize_connection(self, ctxt, volume, connector):

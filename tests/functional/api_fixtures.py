@@ -25,10 +25,15 @@ class APITestCase(base.DatabaseTestCase):
     test moves them on through the API."""
 
     project = 'project-a'
+    # [volume] options of the pools volumes are created in (file_pools ...).
+    pool_options = {}
 
     def setUp(self):
         super().setUp()
         self.useFixture(worker_fixtures.PrivateFakeTransport(self))
+        # Volume creates go to this worker's pool.
+        self.pools = self.useFixture(worker_fixtures.Pools(
+            self, **self.pool_options))
         self.app = webtest.TestApp(app.setup_app(self.config.conf))
         self.owner = caller(self.project)
 
@@ -49,7 +54,8 @@ class APITestCase(base.DatabaseTestCase):
         """The Cinder fault in ``response``: its message."""
         names = {400: 'badRequest', 403: 'forbidden', 404: 'itemNotFound',
                  405: 'badMethod', 409: 'conflictingRequest',
-                 413: 'overLimit', 415: 'badMediaType'}
+                 413: 'overLimit', 415: 'badMediaType',
+                 503: 'serviceUnavailable'}
         name = names.get(status, 'computeFault')
         self.assertEqual(status, response.status_int)
         self.assertEqual([name], list(response.json))

@@ -1,7 +1,11 @@
 """The attachments API (3.27+) through the whole API: reserve, connect
 (with a real worker answering initialize_connection), complete (3.44),
 delete; the volume's status follows; refusals and bad input are 4xx."""
+import datetime
+import time
 import uuid
+
+from oslo_utils import timeutils
 
 from db import models
 import objects
@@ -151,7 +155,7 @@ class ConnectTest(AttachmentTestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(vwf.RunningWorker(self))
+        self.worker = self.useFixture(vwf.RunningWorker(self))
         self.volume = self.available_volume()
 
     def available_volume(self, **fields):
@@ -166,6 +170,25 @@ class ConnectTest(AttachmentTestCase):
         self.assertEqual('local', info['driver_volume_type'])
         self.assertEqual(('attaching', 'rw'), (attachment['status'],
                                                attachment['attach_mode']))
+
+    def test_connecting_when_no_worker_is_up_is_503_at_once(self):
+        # The worker's heartbeat is older than service_down_time: the API
+        # answers without waiting out an RPC timeout, and keeps nothing.
+        self.config.set(rpc_response_timeout=60)
+        self.worker.worker.heartbeat.stop()
+        service = objects.Service.get_by_id(
+            self.context, self.worker.worker.heartbeat.service_id)
+        service.heartbeat(now=timeutils.utcnow() - datetime.timedelta(
+            seconds=self.config.conf.service_down_time + 1))
+        started = time.monotonic()
+        response = self.create(connector=CONNECTOR, status=503)
+        self.assertLess(time.monotonic() - started, 10)
+        self.assertIn('no volume worker serving it is up',
+                      self.fault(response, 503))
+        self.assertTrue(response.headers['Retry-After'].isdigit())
+        self.assertEqual(('available', 'detached'), self.volume_status())
+        self.assertEqual([], self.app.get(
+            '/v3/attachments', headers=self.headers).json['attachments'])
 
     def test_create_with_connector_complete_delete(self):
         attachment = self.create(connector=CONNECTOR).json['attachment']

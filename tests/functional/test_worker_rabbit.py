@@ -100,3 +100,21 @@ class RabbitWorkerTest(base.DatabaseTestCase):
                               self.context, volume, {'host': 'compute-1'})
         self.assertEqual('VolumeDriverError', e.exc_type)
         self.assertIn('has no file', e.value)
+
+
+class UnreachableBrokerTest(base.DatabaseTestCase):
+    """A tracked cast to a broker that does not answer gives up after a
+    bounded number of attempts instead of holding the request: its
+    workers row is re-driven by the reconciliation (test_reconciler)."""
+
+    def test_cast_gives_up_and_leaves_the_row(self):
+        self.config.set(transport_url='rabbit://guest:guest@127.0.0.1:%d/'
+                        % wf.free_port())
+        wf.forget_clients()
+        self.addCleanup(wf.forget_clients)
+        volume = wf.make_volume(self.context)
+        started = time.monotonic()
+        volume_api.worker_client().create_volume(self.context, volume)
+        self.assertLess(time.monotonic() - started, 30)
+        row = wf.worker_row(self.context, 'volume', volume.id)
+        self.assertEqual(('creating', None), (row.status, row.service_id))

@@ -15,6 +15,7 @@ ADMIN_OR_SERVICE = 'admin_or_service'
 SERVICE = 'service_api'
 PROJECT_READER = 'project_reader_api'
 ADMIN_OR_PROJECT_READER_OR_SERVICE = 'admin_or_project_reader_or_service_api'
+CONTEXT_IS_ADMIN = 'context_is_admin'  # the volume API's rule of that name
 # The rules whose default is not "admin or service".
 _DEFAULTS = {
     'placement:usages': ADMIN_OR_PROJECT_READER_OR_SERVICE,
@@ -73,6 +74,8 @@ _RULES = {
 
 def list_rules():
     rules = [
+        policy.RuleDefault(CONTEXT_IS_ADMIN, 'role:admin',
+                           description='Decides who is an administrator.'),
         policy.RuleDefault(ADMIN_OR_SERVICE, 'role:admin or role:service',
                            description='Admins and services.'),
         policy.RuleDefault(SERVICE, 'role:service',
@@ -125,11 +128,27 @@ def get_enforcer(conf):
     return _decisions_for(conf).enforcer
 
 
+def get_configured_enforcer():
+    """The enforcer of volapi's CONF (oslopolicy-policy-generator)."""
+    from volapi import conf as volapi_conf
+    return get_enforcer(volapi_conf.CONF)
+
+
 def reset():
     with _lock:
         for decisions in _decisions.values():
             decisions.enforcer.clear()
         _decisions.clear()
+
+
+def is_admin(conf, context):
+    """What the ``context_is_admin`` rule says of ``context``."""
+    decisions = _decisions_for(conf)
+    return decisions.allowed(
+        CONTEXT_IS_ADMIN, {}, context,
+        lambda: decisions.enforcer.authorize(
+            CONTEXT_IS_ADMIN, {}, context.to_policy_values(),
+            do_raise=False))
 
 
 def authorize(conf, context, action, target=None):

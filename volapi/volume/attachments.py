@@ -16,6 +16,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from volapi.volume import api as volume_api
+from volapi.volume import cluster
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
@@ -79,13 +80,17 @@ def create(context, volume_id, instance_uuid, connector=None, mode=None,
 
 
 def _connect(context, volume, attachment, connector):
+    if not cluster.has_live_member(context, volume):
+        raise volume_api.WorkerUnavailable(
+            'Unable to initialize the connection to volume %s: no volume '
+            'worker serving it is up.' % volume.id)
     try:
         info = volume_api.worker_client().initialize_connection(
             context, volume, connector)
     except oslo_messaging.MessagingTimeout:
-        LOG.exception('initialize_connection of volume %s timed out',
-                      volume.id)
-        raise volume_api.BackendError(
+        LOG.warning('initialize_connection of volume %s timed out',
+                    volume.id)
+        raise volume_api.WorkerUnavailable(
             'Unable to initialize the connection to volume %s: no volume '
             'worker answered.' % volume.id)
     except Exception as e:

@@ -8,6 +8,12 @@ on which every member listens, so any live member takes each one (the
 ``workers`` row's claim keeps it to one); a worker without a cluster is a
 cluster of its own, addressed by its host.
 """
+from oslo_config import cfg
+
+import objects
+
+CONF = cfg.CONF
+BINARY = 'volapi-volume'
 
 
 def cluster_of(conf):
@@ -43,5 +49,26 @@ class Membership:
         if volume.cluster_name:
             return server_of(volume.cluster_name) == self.cluster_name
         if volume.host:
-            return server_of(volume.host) == self.server_name
+            # A volume scheduled to a cluster's pool names the cluster
+            # until a member has created it.
+            return server_of(volume.host) in (self.server_name,
+                                              self.cluster_name)
         return True
+
+
+def has_live_member(context, volume):
+    """True if a worker that serves ``volume`` heartbeats (within
+    ``service_down_time``): a member of its cluster, or its host. A call
+    to a volume with none answers at once instead of waiting out the RPC
+    timeout."""
+    address = address_of(volume)
+    if address is None:
+        candidates = objects.Service.get_all(context, binary=BINARY)
+    elif volume.cluster_name:
+        candidates = objects.Service.get_all(context, binary=BINARY,
+                                             cluster_name=address)
+    else:
+        candidates = objects.Service.get_all(context, binary=BINARY,
+                                             host=address)
+    return any(s.is_up(CONF.service_down_time) and not s.disabled
+               for s in candidates)
