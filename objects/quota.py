@@ -13,9 +13,6 @@ of one project queue on that row (and only on it: never on the limits, so
 projects do not wait for each other). A project's row is made on its
 first claim, from what the tables and placement hold then.
 """
-import contextvars
-import functools
-
 import sqlalchemy as sa
 from oslo_db import exception as oslo_db_exc
 from oslo_utils import timeutils
@@ -204,8 +201,7 @@ def drift(context):
         rows = conn.execute(sa.select(
             USAGES.c.project_id, USAGES.c.volumes, USAGES.c.snapshots,
             USAGES.c.gigabytes, *[value.label('counted_' + name)
-                                  for name, value in counted.items()])
-        ).all()
+                                  for name, value in counted.items()])).all()
     found = []
     for row in rows:
         stored = (row.volumes, row.snapshots, row.gigabytes)
@@ -229,15 +225,13 @@ def recount(context, project_id):
 
 # -- the compare-and-swap ------------------------------------------------------
 #
-# Built once: the changes and the request's size are bind parameters whose
-# values the call being run supplies through this variable (as placement's
-# capacity criteria do), so db.api reuses the statement.
-charge_values = contextvars.ContextVar('quota_charge_values')
-
+# Each part is keyed (db.conditions.Sql), so db.statements builds the UPDATE
+# once and each claim binds its numbers: the changes ``quota_<resource>``,
+# the configured defaults ``quota_default_<resource>`` and the size of the
+# volume claimed ``quota_size``.
 
 def _param(name, type_=sa.BigInteger):
-    return sa.bindparam('quota_' + name, type_=type_,
-                        callable_=lambda: charge_values.get()[name])
+    return sa.bindparam('quota_' + name, type_=type_)
 
 
 def _limit(resource):
@@ -251,33 +245,30 @@ def _limit(resource):
                             _param('default_' + resource))
 
 
+def _within(resource):
+    if resource == PER_VOLUME:
+        limit = _limit(PER_VOLUME)
+        return sa.or_(limit < 0, _param('size') <= limit)
+    change, limit = _param(resource), _limit(resource)
+    return sa.or_(change <= 0, limit < 0,
+                  getattr(Usage, resource) + change <= limit)
+
+
 class Within(cond.Filter):
     """The condition that ``resource`` stays within its limit."""
 
-    def __init__(self, resource, criterion):
-        super().__init__(criterion, 'must keep %s within its quota'
-                         % resource)
+    def __init__(self, resource, params):
+        super().__init__(
+            cond.Sql(('quota_within', resource),
+                     lambda: _within(resource), params),
+            'must keep %s within its quota' % resource)
         self.resource = resource
 
 
-@functools.lru_cache(maxsize=None)
-def _conditions():
-    conditions = []
-    for name in COUNTED:
-        change, limit = _param(name), _limit(name)
-        conditions.append(Within(name, sa.or_(
-            change <= 0, limit < 0,
-            getattr(Usage, name) + change <= limit)))
-    size, limit = _param('size'), _limit(PER_VOLUME)
-    conditions.append(Within(PER_VOLUME, sa.or_(limit < 0, size <= limit)))
-    return conditions
-
-
-@functools.lru_cache(maxsize=None)
-def _values():
-    values = {name: getattr(Usage, name) + _param(name) for name in COUNTED}
-    values['updated_at'] = _param('now', models.DateTime)
-    return values
+def _added(resource, params):
+    return cond.Sql(('quota_add', resource),
+                    lambda: getattr(Usage, resource) + _param(resource),
+                    params)
 
 
 def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
@@ -289,46 +280,49 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
     by a caller with no project (internal tools) count against none."""
     if project_id is None:
         return
-    values = {'volumes': volumes, 'snapshots': snapshots,
-              'gigabytes': gigabytes, 'size': size if enforce else 0,
-              'now': timeutils.utcnow()}
+    changes = {'volumes': volumes, 'snapshots': snapshots,
+               'gigabytes': gigabytes}
+    params = {'quota_' + name: change for name, change in changes.items()}
+    params['quota_size'] = size if enforce else 0
     for name, default in config_defaults(conf).items():
-        # Not enforced: no limit.
-        values['default_' + name] = default if enforce else -1
-    conditions = _conditions() if enforce and (
-        volumes > 0 or snapshots > 0 or gigabytes > 0 or size > 0) else []
-    token = charge_values.set(values)
-    try:
-        for _ in range(2):
-            try:
-                db_api.update_or_explain(context, Usage, project_id,
-                                         _values(), filters=conditions)
+        params['quota_default_' + name] = default
+    values = {name: _added(name, params) for name in COUNTED}
+    values['updated_at'] = timeutils.utcnow()
+    conditions = [Within(name, params) for name in RESOURCES] if enforce \
+        and (volumes > 0 or snapshots > 0 or gigabytes > 0 or size > 0) \
+        else []
+    for _ in range(2):
+        try:
+            db_api.update_or_explain(context, Usage, project_id, values,
+                                     filters=conditions)
+            return
+        except db_exc.NotFound:
+            if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
+                # Nothing held yet: the row, once made, counts this.
                 return
-            except db_exc.NotFound:
-                if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
-                    # Nothing held yet: the row, once made, counts this.
-                    return
-                _create_row(context, project_id)
-            except db_exc.ConditionNotMet as exc:
-                raise _over_quota(context, conf, project_id, exc.condition,
-                                  values) from None
-    finally:
-        charge_values.reset(token)
+            _create_row(context, project_id)
+        except db_exc.ConditionNotMet as exc:
+            raise _over_quota(context, conf, project_id,
+                              exc.condition.resource,
+                              dict(changes, per_volume_gigabytes=size)
+                              ) from None
 
 
-def _over_quota(context, conf, project_id, condition, values):
-    resource = condition.resource
+def _over_quota(context, conf, project_id, resource, requested):
     limit = project_limits(context, conf, project_id)[resource]
     if resource == PER_VOLUME:
-        return OverQuota(resource, values['size'], 0, limit)
+        return OverQuota(resource, requested[resource], 0, limit)
     with session.reader.connection.using(context) as conn:
         in_use = conn.execute(sa.select(USAGES.c[resource]).where(
             USAGES.c.project_id == project_id)).scalar()
-    return OverQuota(resource, values[resource], in_use, limit)
+    return OverQuota(resource, requested[resource], in_use, limit)
 
 
 # -- usage as reported (seed 004) ----------------------------------------------
 
+# Statuses of volumes from before claims that the online migration leaves
+# without an allocation: they never reached a pool.
+NEVER_PLACED = ('error', 'creating')
 # Projects known to hold no volume without its allocation: remembered, as
 # the check that every volume has one reads all the project's volumes.
 _migrated = set()
@@ -348,6 +342,7 @@ def _has_unmigrated_volumes(context, project_id):
             volumes.c.project_id == project_id,
             volumes.c.deleted == sa.false(),
             volumes.c.host.is_not(None),
+            volumes.c.status.not_in(NEVER_PLACED),
             ~sa.exists().where(allocations.c.consumer_id ==
                                volumes.c.id)))).scalar()
 

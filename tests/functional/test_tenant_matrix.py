@@ -190,6 +190,35 @@ VOLUME_MATRIX = {
         expect(200, 403, 200)),
     ('POST', '/v3/workers/cleanup'): (
         lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
+    # Messages are listed per project; an unknown id is a 404 to all.
+    ('GET', '/v3/messages'): (
+        lambda w: ('/v3/messages', None, []), expect(200, 200, 200)),
+    ('GET', '/v3/messages/{message_id}'): (
+        lambda w: ('/v3/messages/%s' % uuid.uuid4(), None, []),
+        expect(404, 404, 404)),
+    ('DELETE', '/v3/messages/{message_id}'): (
+        lambda w: ('/v3/messages/%s' % uuid.uuid4(), None, []),
+        expect(404, 404, 404)),
+    ('GET', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a', None, []),
+        expect(200, 403, 200)),
+    ('PUT', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a',
+                   {'quota_set': {'volumes': -1}}, []),
+        expect(403, 403, 200)),
+    ('DELETE', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-quota-sets/{project_id}/defaults'): (
+        lambda w: ('/v3/os-quota-sets/project-a/defaults', None, []),
+        expect(200, 403, 200)),
+    ('GET', '/v3/os-quota-class-sets/{class_name}'): (
+        lambda w: ('/v3/os-quota-class-sets/default', None, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-quota-class-sets/{class_name}'): (
+        lambda w: ('/v3/os-quota-class-sets/default',
+                   {'quota_class_set': {'volumes': -1}}, []),
+        expect(403, 403, 200)),
 }
 
 # POST .../action, per action: (template, action) -> (argument, the world
@@ -229,7 +258,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
-                     '/v3/workers/cleanup': 'POST'}
+                     '/v3/workers/cleanup': 'POST',
+                     '/v3/os-quota-sets/{project_id}/defaults': 'GET'}
 
 
 class VolumeTenantMatrixTest(api_fixtures.APITestCase):
@@ -238,6 +268,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
+        # Every cell makes volumes and snapshots of project-a.
+        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
         self.driver = self.useFixture(
             volume_worker_fixture.RunningWorker(self)).worker.driver
 
