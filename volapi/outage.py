@@ -3,12 +3,14 @@
 The database unreachable (db.connectivity) or the message broker refusing a
 message is a 503 with ``Retry-After``, in each API's own error format; the
 request did not take effect (a transaction that failed before its COMMIT
-was rolled back; a state change whose cast failed is undone by its caller).
+was rolled back). A cast that a workers row records is not one of these:
+its failure is left to the reconciliation (rpc.volume); only a message
+nothing records (terminate_connection) fails its request.
 """
-import oslo_messaging
 from oslo_log import log as logging
 
 from db import connectivity
+from rpc import transport as rpc_transport
 
 LOG = logging.getLogger(__name__)
 
@@ -25,7 +27,7 @@ def unavailable(exc):
     if connectivity.is_connection_error(exc):
         LOG.warning('Database unreachable: %s', exc)
         return DATABASE_UNAVAILABLE
-    if isinstance(exc, oslo_messaging.MessageDeliveryFailure):
+    if isinstance(exc, rpc_transport.SEND_FAILURES):
         LOG.warning('Message broker unreachable: %s', exc)
         return BROKER_UNAVAILABLE
     return None

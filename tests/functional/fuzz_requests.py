@@ -366,10 +366,13 @@ class Generator:
         pairs = []
         for _ in range(self.rng.randint(1, 4)):
             key = self.choice(QUERY_KEYS)
-            if self.chance(0.4):
+            roll = self.rng.random()
+            if roll < 0.3:
                 value = self.resources.pick(self.choice(
                     ['volume_id', 'snapshot_id', 'attachment_id', 'rp_uuid',
                      'uuid']))
+            elif roll < 0.5:
+                value = self.structured_value()
             else:
                 value = self.choice(HOSTILE_VALUES)
             if not isinstance(value, str):
@@ -381,6 +384,20 @@ class Generator:
             pairs.append(self.choice(['%zz', '=', '&&', 'a=%', '%00=1',
                                       'limit=%ED%A0%80', 'x' * 5000]))
         return '?' + '&'.join(pairs)
+
+    def structured_value(self):
+        """A query value in one of placement's or Cinder's small
+        languages, with a hostile part."""
+        hostile = self.choice(HOSTILE_VALUES)
+        hostile = hostile if isinstance(hostile, str) else json.dumps(hostile)
+        rp = self.resources.pick('rp_uuid')
+        return self.choice([
+            'DISK_GB:%s' % hostile, 'VCPU:1,DISK_GB:%s' % hostile,
+            '%s:1' % hostile, 'in:%s,%s' % (rp, hostile), '!%s' % hostile,
+            'in:%s' % hostile, 'CUSTOM_FUZZ,!%s' % hostile,
+            'name:%s' % hostile, 'size:%s' % hostile,
+            '{"%s": "%s"}' % (hostile[:20], hostile[:20]),
+            'created_at:%s,id' % hostile])
 
     @staticmethod
     def _quoted(text):

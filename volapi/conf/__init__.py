@@ -8,6 +8,7 @@ from oslo_config import cfg
 from volapi.conf import api
 from volapi.conf import core
 from volapi.conf import database
+from volapi.conf import middleware
 from volapi.conf import placement
 from volapi.conf import pools
 from volapi.conf import quota
@@ -17,5 +18,5 @@ from volapi.conf import volume
 CONF = cfg.CONF
 
 for _module in (core, database, api, volume, rpc, placement, pools,
-                quota):
+                quota, middleware):
     _module.register_opts(CONF)

@@ -11,7 +11,8 @@ were migrated (run again); 2 a migration failed and nothing else could be
 done; 127 bad input.
 """
 import collections
-import logging
+
+from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
 

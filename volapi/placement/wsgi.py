@@ -4,13 +4,13 @@
 :mod:`volapi.wsgi.placement`, built at import (uWSGI needs that) from the
 configuration volapi's other services read (:func:`volapi.wsgi.load_conf`).
 
-The request path, outside in: request id -> authentication (noauth2 or
-keystone) -> :class:`PlacementApplication`, which makes the context, reads
-the microversion, routes, and turns every failure into Placement's error
-body. Plain WSGI callables, no per-layer Request objects: a claim spends
+The request path, outside in: the layers both APIs share
+(volapi.middleware.stack: request id, proxy headers, /healthcheck, body
+size limit, outage replay) -> authentication (noauth2 or keystone) ->
+:class:`PlacementApplication`, which makes the context, reads the
+microversion, routes, and turns every failure into Placement's error body. Plain WSGI callables, no per-layer Request objects: a claim spends
 its time in the database, not here.
 """
-from oslo_context import context as oslo_context
 from oslo_log import log as logging
 import webob.exc
 
@@ -21,49 +21,14 @@ from volapi.placement import handler
 from volapi.placement import microversion
 from volapi.placement import policy
 from volapi.placement import util
-from volapi.middleware import replay
+from volapi.middleware import stack
 from volapi import outage
 
 LOG = logging.getLogger(__name__)
 
 VERSION_HEADER = 'OpenStack-API-Version'
-REQUEST_ID_HEADERS = ('openstack-request-id', 'x-openstack-request-id')
-INBOUND_GLOBAL_ID = 'HTTP_X_OPENSTACK_REQUEST_ID'
-ENV_GLOBAL_REQUEST_ID = 'openstack.global_request_id'
-
-
-class RequestIdMiddleware:
-    """Gives each request an id (``req-<uuid>``), returned in the
-    ``openstack-request-id`` and ``x-openstack-request-id`` headers and
-    error bodies; keeps a well-formed inbound global request id."""
-
-    def __init__(self, application):
-        self.application = application
-
-    def __call__(self, environ, start_response):
-        request_id = oslo_context.generate_request_id()
-        environ[util.ENV_REQUEST_ID] = request_id
-        inbound = environ.get(INBOUND_GLOBAL_ID)
-        if inbound and _is_request_id(inbound):
-            environ[ENV_GLOBAL_REQUEST_ID] = inbound
-
-        def start_with_id(status, headers, exc_info=None):
-            present = {name.lower() for name, _ in headers}
-            headers.extend((name, request_id) for name in REQUEST_ID_HEADERS
-                           if name not in present)
-            return start_response(status, headers, exc_info)
-
-        return self.application(environ, start_with_id)
-
-
-def _is_request_id(value):
-    # req-8-4-4-4-12 lowercase hex, as oslo.middleware accepts.
-    if len(value) != 40 or not value.startswith('req-'):
-        return False
-    parts = value[4:].split('-')
-    return ([len(p) for p in parts] == [8, 4, 4, 4, 12]
-            and all(c in '0123456789abcdef' for c in value[4:].replace(
-                '-', '')))
+# Placement answers with both (oslo.middleware adds the second).
+REQUEST_ID_COMPAT_HEADERS = ('openstack-request-id',)
 
 
 class PlacementApplication:
@@ -84,8 +49,6 @@ class PlacementApplication:
         path = environ.get('PATH_INFO', '')
         ctx = placement_context.from_environ(
             environ, self.conf, environ.get(util.ENV_REQUEST_ID))
-        if environ.get(ENV_GLOBAL_REQUEST_ID):
-            ctx.global_request_id = environ[ENV_GLOBAL_REQUEST_ID]
         if ctx.user_id is None and path not in auth.ROOT_PATHS:
             return webob.exc.HTTPUnauthorized()
         environ[util.ENV_CONTEXT] = ctx
@@ -155,8 +118,15 @@ def deploy(conf):
     """The middleware pipeline around the placement application."""
     application = PlacementApplication(conf)
     application = auth.wrap(application, conf)
-    application = replay.Replay(application)
-    return RequestIdMiddleware(application)
+    return stack.wrap(application, conf,
+                      conf.placement.max_request_body_size, fault,
+                      REQUEST_ID_COMPAT_HEADERS)
+
+
+def fault(environ, start_response, status, message):
+    """A placement error answering a request before the application."""
+    return util.as_error_response(webob.exc.status_map[status](message),
+                                  environ)(environ, start_response)
 
 
 def setup_app(conf):
