@@ -13,6 +13,8 @@ of one project queue on that row (and only on it: never on the limits, so
 projects do not wait for each other). A project's row is made on its
 first claim, from what the tables and placement hold then.
 """
+import functools
+
 import sqlalchemy as sa
 from oslo_db import exception as oslo_db_exc
 from oslo_utils import timeutils
@@ -201,7 +203,8 @@ def drift(context):
         rows = conn.execute(sa.select(
             USAGES.c.project_id, USAGES.c.volumes, USAGES.c.snapshots,
             USAGES.c.gigabytes, *[value.label('counted_' + name)
-                                  for name, value in counted.items()])).all()
+                                  for name, value in counted.items()])
+        ).all()
     found = []
     for row in rows:
         stored = (row.volumes, row.snapshots, row.gigabytes)
@@ -225,10 +228,9 @@ def recount(context, project_id):
 
 # -- the compare-and-swap ------------------------------------------------------
 #
-# Each part is keyed (db.conditions.Sql), so db.statements builds the UPDATE
-# once and each claim binds its numbers: the changes ``quota_<resource>``,
-# the configured defaults ``quota_default_<resource>`` and the size of the
-# volume claimed ``quota_size``.
+# Each condition and value is an Sql keyed by its shape, its changes and
+# the request's size bind parameters, so db.statements builds the UPDATE
+# once and each call only binds its values.
 
 def _param(name, type_=sa.BigInteger):
     return sa.bindparam('quota_' + name, type_=type_)
@@ -245,30 +247,53 @@ def _limit(resource):
                             _param('default_' + resource))
 
 
-def _within(resource):
-    if resource == PER_VOLUME:
-        limit = _limit(PER_VOLUME)
-        return sa.or_(limit < 0, _param('size') <= limit)
-    change, limit = _param(resource), _limit(resource)
-    return sa.or_(change <= 0, limit < 0,
-                  getattr(Usage, resource) + change <= limit)
-
-
 class Within(cond.Filter):
     """The condition that ``resource`` stays within its limit."""
 
-    def __init__(self, resource, params):
-        super().__init__(
-            cond.Sql(('quota_within', resource),
-                     lambda: _within(resource), params),
-            'must keep %s within its quota' % resource)
+    def __init__(self, resource, criterion):
+        super().__init__(criterion, 'must keep %s within its quota'
+                         % resource)
         self.resource = resource
 
 
-def _added(resource, params):
-    return cond.Sql(('quota_add', resource),
-                    lambda: getattr(Usage, resource) + _param(resource),
-                    params)
+def _within(name):
+    change, limit = _param(name), _limit(name)
+    return sa.or_(change <= 0, limit < 0,
+                  getattr(Usage, name) + change <= limit)
+
+
+def _within_per_volume():
+    size, limit = _param('size'), _limit(PER_VOLUME)
+    return sa.or_(limit < 0, size <= limit)
+
+
+def _params(values, *names):
+    return {'quota_' + name: values[name] for name in names}
+
+
+def _conditions(values):
+    conditions = [
+        Within(name, cond.Sql(('quota_within', name),
+                              functools.partial(_within, name),
+                              _params(values, name, 'default_' + name)))
+        for name in COUNTED]
+    conditions.append(Within(PER_VOLUME, cond.Sql(
+        ('quota_within', PER_VOLUME), _within_per_volume,
+        _params(values, 'size', 'default_' + PER_VOLUME))))
+    return conditions
+
+
+def _values(values):
+    changes = {name: cond.Sql(('quota_add', name),
+                              functools.partial(_added, name),
+                              _params(values, name))
+               for name in COUNTED}
+    changes['updated_at'] = values['now']
+    return changes
+
+
+def _added(name):
+    return getattr(Usage, name) + _param(name)
 
 
 def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
@@ -280,21 +305,18 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
     by a caller with no project (internal tools) count against none."""
     if project_id is None:
         return
-    changes = {'volumes': volumes, 'snapshots': snapshots,
-               'gigabytes': gigabytes}
-    params = {'quota_' + name: change for name, change in changes.items()}
-    params['quota_size'] = size if enforce else 0
+    values = {'volumes': volumes, 'snapshots': snapshots,
+              'gigabytes': gigabytes, 'size': size if enforce else 0,
+              'now': timeutils.utcnow()}
     for name, default in config_defaults(conf).items():
-        params['quota_default_' + name] = default
-    values = {name: _added(name, params) for name in COUNTED}
-    values['updated_at'] = timeutils.utcnow()
-    conditions = [Within(name, params) for name in RESOURCES] if enforce \
-        and (volumes > 0 or snapshots > 0 or gigabytes > 0 or size > 0) \
-        else []
+        # Not enforced: no limit.
+        values['default_' + name] = default if enforce else -1
+    conditions = _conditions(values) if enforce and (
+        volumes > 0 or snapshots > 0 or gigabytes > 0 or size > 0) else []
     for _ in range(2):
         try:
-            db_api.update_or_explain(context, Usage, project_id, values,
-                                     filters=conditions)
+            db_api.update_or_explain(context, Usage, project_id,
+                                     _values(values), filters=conditions)
             return
         except db_exc.NotFound:
             if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
@@ -302,20 +324,19 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
                 return
             _create_row(context, project_id)
         except db_exc.ConditionNotMet as exc:
-            raise _over_quota(context, conf, project_id,
-                              exc.condition.resource,
-                              dict(changes, per_volume_gigabytes=size)
-                              ) from None
+            raise _over_quota(context, conf, project_id, exc.condition,
+                              values) from None
 
 
-def _over_quota(context, conf, project_id, resource, requested):
+def _over_quota(context, conf, project_id, condition, values):
+    resource = condition.resource
     limit = project_limits(context, conf, project_id)[resource]
     if resource == PER_VOLUME:
-        return OverQuota(resource, requested[resource], 0, limit)
+        return OverQuota(resource, values['size'], 0, limit)
     with session.reader.connection.using(context) as conn:
         in_use = conn.execute(sa.select(USAGES.c[resource]).where(
             USAGES.c.project_id == project_id)).scalar()
-    return OverQuota(resource, requested[resource], in_use, limit)
+    return OverQuota(resource, values[resource], in_use, limit)
 
 
 # -- usage as reported (seed 004) ----------------------------------------------
