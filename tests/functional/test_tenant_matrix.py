@@ -223,7 +223,7 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
     ('PUT', '/v3/os-quota-class-sets/{class_name}'): (
         lambda w: ('/v3/os-quota-class-sets/default',
-                   {'quota_class_set': {'volumes': 100}}, []),
+                   {'quota_class_set': {'volumes': -1}}, []),
         expect(403, 403, 200)),
 }
 
