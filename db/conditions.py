@@ -63,6 +63,40 @@ class Case:
         return sa.case(*self.whens, value=self.value, else_=self.else_)
 
 
+class Sql:
+    """SQL (a value to write or a criterion) named by an explicit cache
+    key, built only when needed. ``key`` (hashable) names its shape: two
+    Sql with one key must build the same SQL up to the values of the bind
+    parameters it names, ``params`` ({name: value}), which each call
+    supplies. db.statements then builds a compare-and-swap that holds it
+    once per shape, and each call only binds its values. Name the bind
+    parameters apart from the columns of the table updated (SQLAlchemy
+    reserves those) and from db.statements' own ``cas_<n>``."""
+
+    __slots__ = ('key', '_build', 'params', '_built')
+
+    def __init__(self, key, build, params=None):
+        self.key = key
+        self._build = build
+        self.params = params or {}
+        self._built = None
+
+    def __repr__(self):
+        return 'Sql(%r)' % (self.key,)
+
+    def sql(self):
+        """What ``build()`` returned (built on first use)."""
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def __clause_element__(self):
+        built = self.sql()
+        if hasattr(built, '__clause_element__'):
+            return built.__clause_element__()
+        return built
+
+
 def _members(values):
     members = list(values)
     has_none = any(v is None for v in members)
@@ -87,16 +121,26 @@ class Condition:
         """The columns ``actual(row)`` reads."""
         return (self.field,)
 
-    def shape(self):
-        """For db.api's statement cache: a hashable naming this
-        condition's SQL up to one literal, ``self.expected``, that every
-        call binds (see :meth:`with_expected`); None (the default) caches
-        the statement by the condition object itself."""
+    # -- the statement cache (db.statements) ----------------------------
+    def cache_key(self):
+        """A hashable naming this condition's SQL, its literal values left
+        out (they are bound: :meth:`literals`); None (the default): it has
+        none, and a statement that holds it is built for each call. Keys
+        start with the class, whose ``clause`` makes the SQL."""
         return None
 
-    def with_expected(self, expected):
-        """The same condition with ``expected`` (a bind parameter)."""
-        raise NotImplementedError
+    def literals(self):
+        """The values bound in the place of the literals, in order."""
+        return ()
+
+    def bound(self, param):
+        """This condition with ``param()`` (a new bind parameter) in the
+        place of each of :meth:`literals`, in order."""
+        return self
+
+    def named_params(self):
+        """{name: value} of the bind parameters its Sql names."""
+        return {}
 
     def clause(self, model):
         raise NotImplementedError
@@ -123,6 +167,21 @@ class Expect(Condition):
 
     def __repr__(self):
         return 'Expect(%s=%r)' % (self.field, self.expected)
+
+    # -- the statement cache -------------------------------------------------
+    def cache_key(self):
+        shape = _shape_of(self.expected)
+        return None if shape is _UNKEYED else (
+            type(self), self.field, shape)
+
+    def literals(self):
+        return _literals_of(self.expected)
+
+    def bound(self, param):
+        return type(self)(self.field, _bind(self.expected, param))
+
+    def named_params(self):
+        return _named_params_of(self.expected)
 
     # -- SQL ---------------------------------------------------------------
     def clause(self, model):
@@ -236,7 +295,17 @@ class Filter(Condition):
     def __repr__(self):
         return 'Filter(%s)' % (self.requirement or self.criterion,)
 
+    def cache_key(self):
+        if isinstance(self.criterion, Sql):
+            return (type(self), self.criterion.key)
+        return None
+
+    def named_params(self):
+        return _named_params_of(self.criterion)
+
     def clause(self, model):
+        if isinstance(self.criterion, Sql):
+            return self.criterion.__clause_element__()
         return self.criterion
 
     def holds(self, actual):
@@ -272,6 +341,10 @@ class SourceStatus(Condition):
     def __repr__(self):
         return 'SourceStatus(%s in %r, %r)' % (self.field, self.statuses,
                                                self.flagged)
+
+    def cache_key(self):
+        # Few distinct ones (the transition table's): statuses in the key.
+        return (type(self), self.field, self.statuses, self.flagged)
 
     def clause(self, model):
         column = column_of(model, self.field)
@@ -312,11 +385,16 @@ class LessThan(Condition):
     def clause(self, model):
         return column_of(model, self.field) < self.expected
 
-    def shape(self):
-        return ('less_than', self.field)
+    def cache_key(self):
+        if is_sql(self.expected):
+            return None
+        return (type(self), self.field)
 
-    def with_expected(self, expected):
-        return LessThan(self.field, expected)
+    def literals(self):
+        return (self.expected,)
+
+    def bound(self, param):
+        return type(self)(self.field, param())
 
     def actual(self, row):
         return row[self.field]
@@ -327,6 +405,68 @@ class LessThan(Condition):
     def explain(self, actual, what):
         return '%s %s must be less than %s, it is %s' % (
             what, self.field, self.expected, actual)
+
+
+# -- cache keys of expected values ---------------------------------------------
+#
+# What an expected value's SQL looks like depends on its shape (None,
+# True/False, a collection's length, Not ...), not on its literal values,
+# which are bound: the key holds PARAM where a literal is.
+
+PARAM = '?'
+_UNKEYED = object()
+
+
+def _shape_of(expected):
+    if expected is None or isinstance(expected, bool):
+        return expected  # constants of the SQL (IS NULL, = true)
+    if isinstance(expected, Not):
+        inner = _shape_of(expected.value)
+        return _UNKEYED if inner is _UNKEYED else (
+            'not', expected.auto_none, inner)
+    if isinstance(expected, Sql):
+        return ('sql', expected.key)
+    if is_sql(expected):
+        return _UNKEYED
+    if isinstance(expected, _COLLECTIONS):
+        members = tuple(None if v is None else _shape_of(v)
+                        if is_sql(v) else PARAM for v in expected)
+        return _UNKEYED if _UNKEYED in members else ('in', members)
+    return PARAM
+
+
+def _literals_of(expected):
+    if expected is None or isinstance(expected, bool) or is_sql(expected):
+        return ()
+    if isinstance(expected, Not):
+        return _literals_of(expected.value)
+    if isinstance(expected, _COLLECTIONS):
+        return tuple(v for v in expected if v is not None and not is_sql(v))
+    return (expected,)
+
+
+def _bind(expected, param):
+    if expected is None or isinstance(expected, bool) or is_sql(expected):
+        return expected
+    if isinstance(expected, Not):
+        return Not(_bind(expected.value, param), expected.auto_none)
+    if isinstance(expected, _COLLECTIONS):
+        return tuple(v if v is None or is_sql(v) else param()
+                     for v in expected)
+    return param()
+
+
+def _named_params_of(expected):
+    if isinstance(expected, Sql):
+        return expected.params
+    if isinstance(expected, Not):
+        return _named_params_of(expected.value)
+    if isinstance(expected, _COLLECTIONS):
+        params = {}
+        for value in expected:
+            params.update(_named_params_of(value))
+        return params
+    return {}
 
 
 def as_conditions(model, expected_values=None, filters=()):

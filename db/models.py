@@ -328,3 +328,48 @@ class ResourceProviderAggregate(TimestampMixin, Base):
     aggregate_id = sa.Column(sa.Integer,
                              sa.ForeignKey('placement_aggregates.id'),
                              primary_key=True)
+
+
+# -- quota and user messages --------------------------------------------------
+
+class QuotaLimit(TimestampMixin, Base):
+    """A limit an operator set, for a project (``scope`` 'project') or a
+    quota class (``scope`` 'class')."""
+    __tablename__ = 'quota_limits'
+    __table_args__ = (sa.UniqueConstraint(
+        'scope', 'scope_id', 'resource',
+        name='uniq_quota_limits0scope0scope_id0resource'),)
+    cas_name = 'quota limit'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    scope = sa.Column(sa.String(16), nullable=False)
+    scope_id = sa.Column(NAME, nullable=False)
+    resource = sa.Column(sa.String(300), nullable=False)
+    hard_limit = sa.Column(sa.Integer, nullable=False)
+
+
+class QuotaUsage(TimestampMixin, Base):
+    """What a project holds, kept by every claim and release in its
+    transaction; the row its claims are serialized on."""
+    __tablename__ = 'quota_usages'
+    cas_name = 'quota usage'
+    project_id = sa.Column(NAME, primary_key=True)
+    volumes = sa.Column(sa.Integer, nullable=False)
+    snapshots = sa.Column(sa.Integer, nullable=False)
+    gigabytes = sa.Column(sa.BigInteger, nullable=False)
+
+
+class Message(SoftDeleteMixin, Base):
+    """A user message (Cinder's ``messages``)."""
+    __tablename__ = 'messages'
+    __table_args__ = (sa.Index('messages_project_id_idx', 'project_id'),)
+    cas_name = 'message'
+    id = sa.Column(UUID, primary_key=True)
+    project_id = sa.Column(NAME, nullable=False)
+    request_id = sa.Column(NAME)
+    resource_type = sa.Column(NAME)
+    resource_uuid = sa.Column(UUID)
+    event_id = sa.Column(NAME, nullable=False)
+    message_level = sa.Column(NAME, nullable=False)
+    action_id = sa.Column(sa.String(10))
+    detail_id = sa.Column(sa.String(10))
+    expires_at = sa.Column(DateTime)

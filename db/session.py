@@ -14,6 +14,8 @@ import time
 import sqlalchemy
 from oslo_db.sqlalchemy import enginefacade
 
+from db import connectivity
+
 _lock = threading.Lock()
 _context_manager = None
 
@@ -59,6 +61,7 @@ def _tune_engine(engine):
     elif engine.dialect.name == 'sqlite':
         _tune_sqlite(engine)
     _ping_only_idle_connections(engine)
+    connectivity.track_commits(engine)
     # oslo.db connects once, to test the URL, before this runs: without
     # this, that pooled connection would never get the settings above (and
     # a single-threaded process would run READ COMMITTED for ever).

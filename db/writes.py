@@ -20,7 +20,8 @@ transaction, once the swap has matched:
 
 Statements are built once per shape, with bind parameters only, named
 apart across the writes of one swap: SQLAlchemy reuses their compiled
-form, and db.api the swap that carries them. They name every column that
+form, and db.statements, by their keys, the swap that carries them. They
+name every column that
 has a default (``created_at``, ``updated_at``): SQLAlchemy fills defaults
 in only for the outermost statement.
 """
@@ -39,8 +40,8 @@ MAX_CARRIED = 32
 
 
 def carried_parts(dialect_name, writes):
-    """The (statement, parameters) a swap on this dialect carries in its
-    statement for ``writes``: all their parts, or none."""
+    """The (cache key, statement, parameters) a swap on this dialect
+    carries in its statement for ``writes``: all their parts, or none."""
     if dialect_name not in _CARRIED_BY or not writes or \
             sum(write.size() for write in writes) > MAX_CARRIED:
         return ()
@@ -48,22 +49,24 @@ def carried_parts(dialect_name, writes):
 
 
 class Write:
-    """One write: a statement built once and the values of its bind
-    parameters."""
+    """One write: a statement built once, the values of its bind
+    parameters, and the key naming the statement in the cache of the
+    swaps that carry it (db.statements; None: such a swap is not cached)."""
 
-    __slots__ = ('statement', 'params')
+    __slots__ = ('statement', 'params', 'key')
 
-    def __init__(self, statement, params):
+    def __init__(self, statement, params, key=None):
         self.statement = statement
         self.params = params
+        self.key = key
 
     def size(self):
         """How many statements carrying it takes."""
         return 1
 
     def parts(self):
-        """(statement, parameters) pairs to carry, one CTE each."""
-        return [(self.statement, self.params)]
+        """(cache key, statement, parameters) to carry, one CTE each."""
+        return [(self.key, self.statement, self.params)]
 
     def make(self, conn):
         conn.execute(self.statement, self.params)
@@ -80,13 +83,15 @@ class Insert(Write):
     def __init__(self, table, rows, prefix):
         self.table, self.rows, self.prefix = table, rows, prefix
         self.columns = tuple(rows[0])
-        super().__init__(insert_statement(table, self.columns), rows)
+        super().__init__(insert_statement(table, self.columns), rows,
+                         ('insert', table.name, self.columns))
 
     def size(self):
         return len(self.rows)
 
     def parts(self):
-        return [(insert_statement(self.table, self.columns, self.prefix, i),
+        return [(('insert', self.table.name, self.columns, self.prefix, i),
+                 insert_statement(self.table, self.columns, self.prefix, i),
                  {'%s%d_%s' % (self.prefix, i, column): row[column]
                   for column in self.columns})
                 for i, row in enumerate(self.rows)]

@@ -175,6 +175,8 @@ class Database(fixtures.Fixture):
             session.configure(self.url)
         self.backend = backend_name()
         empty_tables()
+        from objects import quota
+        quota.forget_migrated()
         self.engine = session.get_engine()
 
 

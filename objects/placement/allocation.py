@@ -239,8 +239,8 @@ class AllocationWriter:
             for class_id, demand in per_class.items()
             if demand.total != demand.old_total})
         if old:
-            writes.append(db_writes.Write(statements.DELETE_ALLOCATIONS, {
-                'old_allocations': [row.id for row in old]}))
+            writes.append(statements.delete_allocations(
+                [row.id for row in old]))
         rows = self._new_rows()
         if rows:
             writes.append(db_writes.Insert(ALLOCATIONS, rows, 'allocation'))
@@ -335,8 +335,6 @@ class AllocationWriter:
         """Bump the provider's generation on condition that what the write
         adds fits, with the writes ``then``; raise the precise reason if it
         does not fit."""
-        token = statements.swap_values.set(
-            self._fits_values(provider_id, demands))
         try:
             db_api.update_or_explain(
                 self.context, models.ResourceProvider, provider_id,
@@ -358,8 +356,6 @@ class AllocationWriter:
             # missing: start again from a fresh view.
             raise db_exc.RetryRequest(
                 exception.ResourceProviderConcurrentUpdateDetected())
-        finally:
-            statements.swap_values.reset(token)
 
     @staticmethod
     def _growing(demands):
@@ -387,30 +383,25 @@ class AllocationWriter:
 
     def requirements(self, provider_id, demands):
         """The conditions the provider's compare-and-swap carries: one per
-        class the write allocates (see allocation_statements.fits), whose
-        parameters are allocation_statements.swap_values'."""
-        return [statements.fits(slot, len(set(demands[class_id].amounts)))
-                for slot, class_id in enumerate(self._growing(demands))]
-
-    def _fits_values(self, provider_id, demands):
-        """The values of the parameters of requirements(), and for each
-        class the refusal to raise if it does not fit."""
+        class the write allocates (allocation_statements.fits), with its
+        values and the refusal to raise if it does not fit."""
         rp_uuid = self.provider_uuids.get(provider_id)
-        values = {}
+        requirements = []
         for slot, class_id in enumerate(self._growing(demands)):
             demand = demands[class_id]
+            steps = sorted(set(demand.amounts))
             prefix = 'fits%d_' % slot
-            values.update({
-                prefix + 'class': class_id, prefix + 'total': demand.total,
-                prefix + 'held': demand.old_total,
-                prefix + 'min': min(demand.amounts),
-                prefix + 'max': max(demand.amounts),
-                prefix + 'refusal': functools.partial(
+            values = {prefix + 'class': class_id,
+                      prefix + 'total': demand.total,
+                      prefix + 'held': demand.old_total,
+                      prefix + 'min': steps[0], prefix + 'max': steps[-1]}
+            values.update(('%sstep%d' % (prefix, i), amount)
+                          for i, amount in enumerate(steps))
+            requirements.append(statements.fits(
+                slot, len(steps), values, functools.partial(
                     self.refusal, provider_id, rp_uuid, class_id,
-                    self.class_names[class_id], demand)})
-            for i, amount in enumerate(sorted(set(demand.amounts))):
-                values['%sstep%d' % (prefix, i)] = amount
-        return values
+                    self.class_names[class_id], demand)))
+        return requirements
 
     def refusal(self, provider_id, rp_uuid, class_id, name, demand):
         """Why the provider refused the class, in Placement's terms: no
@@ -481,9 +472,8 @@ def delete_for_consumer(context, uuid):
         for row in held:
             freed[row.resource_provider_id, row.resource_class_id] -= \
                 row.used
-        writes = statements.allocated_changes(freed) + [db_writes.Write(
-            statements.DELETE_ALLOCATIONS,
-            {'old_allocations': [r.id for r in held]})]
+        writes = statements.allocated_changes(freed) + [
+            statements.delete_allocations([r.id for r in held])]
         providers = sorted({row.resource_provider_id for row in held})
         for provider_id in providers:
             # The last swap carries the writes. None can miss: a provider

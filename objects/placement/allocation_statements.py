@@ -1,14 +1,14 @@
 """The statements of an allocation write (see objects.placement.allocation),
 each built once per shape with bind parameters only, so that a claim binds
-values into statements SQLAlchemy (and db.api's compare-and-swap cache)
-already hold: the lookup of what a request names, the capacity criteria of
+values into statements SQLAlchemy (and db.statements' cache, by their
+keys) already hold: the lookup of what a request names, the capacity criteria of
 a provider's compare-and-swap, and the writes that go with it."""
 import collections
-import contextvars
 import functools
 
 import sqlalchemy as sa
 
+from db import conditions as cond
 from db import models
 from db import writes as db_writes
 from objects.placement import inventory as inv_obj
@@ -22,7 +22,7 @@ PROJECTS = models.Project.__table__
 USERS = models.User.__table__
 CONSUMER_TYPES = models.ConsumerType.__table__
 
-DELETE_ALLOCATIONS = ALLOCATIONS.delete().where(ALLOCATIONS.c.id.in_(
+_DELETE_ALLOCATIONS = ALLOCATIONS.delete().where(ALLOCATIONS.c.id.in_(
     sa.bindparam('old_allocations', expanding=True)))
 
 
@@ -106,37 +106,31 @@ def lookup(conn, names, lock_providers=False):
     return found
 
 
-# The capacity criteria of a provider's compare-and-swap are built once per
-# shape (class slot, number of distinct amounts) with bind parameters whose
-# values (and the errors to raise) the swap being run supplies through this
-# variable, set only for the time of the swap: building them per request
-# cost more CPU than the rest of a claim's statements, and constant
-# statements let SQLAlchemy reuse their compiled form.
-swap_values = contextvars.ContextVar('placement_swap_values')
-
-
-def _swap_param(name, type_=sa.BigInteger):
-    return sa.bindparam(name, type_=type_,
-                        callable_=lambda: swap_values.get()[name])
-
-
-# Bounded: a POST /allocations may name any number of distinct amounts.
-@functools.lru_cache(maxsize=256)
-def fits(slot, distinct_amounts):
-    """The requirement of class slot ``slot``, built once per shape (so
-    db.api reuses the whole UPDATE too). Its SQL is correlated to the
-    provider row being updated (not naming its id: MySQL then reads the
+def fits(slot, distinct_amounts, values, refusal):
+    """The requirement of class slot ``slot`` (with ``distinct_amounts``
+    distinct amounts), keyed by that shape so that db.statements builds the
+    whole UPDATE once per shape; ``values`` are its bind parameters'
+    (``fits<slot>_class``, ``_total``, ``_held``, ``_min``, ``_max``,
+    ``_step<i>``) and ``refusal`` makes its error. Its SQL is correlated to
+    the provider row being updated (not naming its id: MySQL then reads the
     inventory after it has locked the provider's row): it has inventory of
     class ``fits<slot>_class`` whose units allow the amounts (min, max and
     each distinct one's step) and whose capacity holds what is allocated
     there, less the ``fits<slot>_held`` the consumers written hold there
     now, plus ``fits<slot>_total`` (or, as Placement allows, no more than
-    they held, for a provider left over capacity by a shrunk inventory).
-    Its error is the swap's ``fits<slot>_refusal``."""
+    they held, for a provider left over capacity by a shrunk inventory)."""
+    return rp_obj.Requirement(
+        cond.Sql(('fits', slot, distinct_amounts),
+                 lambda: _fits_criterion(slot, distinct_amounts), values),
+        'must have inventory of the class in slot %d whose units and '
+        'capacity allow the amounts' % slot, refusal)
+
+
+def _fits_criterion(slot, distinct_amounts):
     def param(what, type_=sa.BigInteger):
-        return _swap_param('fits%d_%s' % (slot, what), type_)
+        return sa.bindparam('fits%d_%s' % (slot, what), type_=type_)
     total, held = param('total'), param('held')
-    criterion = sa.exists().where(
+    return sa.exists().where(
         INVENTORIES.c.resource_provider_id == PROVIDERS.c.id,
         INVENTORIES.c.resource_class_id == param('class', sa.Integer),
         INVENTORIES.c.min_unit <= param('min', sa.Integer),
@@ -146,10 +140,6 @@ def fits(slot, distinct_amounts):
         sa.or_(INVENTORIES.c.allocated - held + total
                <= inv_obj.capacity(INVENTORIES.c),
                total <= held))
-    return rp_obj.Requirement(
-        criterion, 'must have inventory of the class in slot %d whose '
-        'units and capacity allow the amounts' % slot,
-        lambda: swap_values.get()['fits%d_refusal' % slot]())
 
 
 def allocated_changes(changes):
@@ -161,7 +151,7 @@ def allocated_changes(changes):
     return [db_writes.Write(_allocated_change(i), {
         'allocated%d_provider' % i: provider_id,
         'allocated%d_class' % i: class_id,
-        'allocated%d_change' % i: change})
+        'allocated%d_change' % i: change}, ('allocated_change', i))
         for i, ((provider_id, class_id), change)
         in enumerate(sorted(changes.items()))]
 
@@ -177,5 +167,12 @@ def _allocated_change(i):
         updated_at=INVENTORIES.c.updated_at)
 
 
-# A constant expression, so that db.api finds the provider's UPDATE built.
-NEXT_GENERATION = models.ResourceProvider.generation + 1
+# The provider's next generation, keyed for db.statements' cache.
+NEXT_GENERATION = cond.Sql(('next_generation',),
+                           lambda: models.ResourceProvider.generation + 1)
+
+
+def delete_allocations(ids):
+    """The write that deletes the allocations ``ids``."""
+    return db_writes.Write(_DELETE_ALLOCATIONS, {'old_allocations': ids},
+                           ('delete_allocations',))

@@ -21,6 +21,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from db import api as db_api
+from db import conditions as cond
 from db import models
 from db import session
 from objects.placement import exception
@@ -121,10 +122,15 @@ def claim(context, uuid, given, seen, owner=None,
         return _new_record(uuid, values, new_owner)
     if not db_api.conditional_update(
             context, models.Consumer,
-            dict(values, generation=models.Consumer.generation + 1),
+            dict(values, generation=_NEXT_GENERATION),
             {'uuid': uuid, 'generation': seen}):
         raise db_exc.RetryRequest(exception.ConcurrentUpdateDetected())
     return None
+
+
+# Keyed for db.statements' cache: a claim of a known consumer hits it.
+_NEXT_GENERATION = cond.Sql(('next_consumer_generation',),
+                            lambda: models.Consumer.generation + 1)
 
 
 def _new_record(uuid, values, new_owner):

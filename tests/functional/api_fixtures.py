@@ -25,10 +25,15 @@ class APITestCase(base.DatabaseTestCase):
     test moves them on through the API."""
 
     project = 'project-a'
+    # [volume] options of the pools volumes are created in (file_pools ...).
+    pool_options = {}
 
     def setUp(self):
         super().setUp()
         self.useFixture(worker_fixtures.PrivateFakeTransport(self))
+        # Volume creates go to this worker's pool.
+        self.pools = self.useFixture(worker_fixtures.Pools(
+            self, **self.pool_options))
         self.app = webtest.TestApp(app.setup_app(self.config.conf))
         self.owner = caller(self.project)
 

@@ -3,11 +3,6 @@ a volume worker in this process: its Python API (noauth, 3.44) for the
 volume actions, snapshots and attachments, and the ``cinder`` CLI for
 snapshots and attachments (test_api_cinderclient covers the
 CLI's create/extend/reset-state/delete)."""
-import os
-import re
-import shutil
-import subprocess
-import sys
 import threading
 import uuid
 from wsgiref import simple_server
@@ -19,6 +14,7 @@ from keystoneauth1 import session as ks_session
 
 from tests import fixtures as volapi_fixtures
 from tests.functional import api_fixtures
+from tests.functional import cinder_cli
 from tests.functional import volume_worker_fixture as vwf
 
 CONNECTOR = {'host': 'compute-1', 'initiator': 'iqn.x', 'mountpoint':
@@ -144,11 +140,6 @@ class PythonAPITest(CinderClientTestCase):
                          self.cinder.volumes.get(self.volume.id).status)
 
 
-def _cinder_executable():
-    beside = os.path.join(os.path.dirname(sys.executable), 'cinder')
-    return beside if os.path.exists(beside) else shutil.which('cinder')
-
-
 class CLITest(CinderClientTestCase):
     """Each CLI call is a new Python process (seconds); what it exercises
     does not depend on the database, so it runs on SQLite only."""
@@ -160,25 +151,10 @@ class CLITest(CinderClientTestCase):
         super().setUp()
 
     def cinder(self, *args, check=True, version='3.44'):
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(('OS_', 'CINDER'))}
-        command = [_cinder_executable(), '--os-auth-type', 'noauth',
-                   '--os-endpoint', self.endpoint, '--os-project-id',
-                   'project-a', '--os-user-id', 'user-a',
-                   '--os-volume-api-version', version] + list(args)
-        result = subprocess.run(command, env=env, capture_output=True,
-                                text=True, timeout=120)
-        if check and result.returncode != 0:
-            self.fail('%s failed (%d):\n%s%s' % (
-                ' '.join(args), result.returncode, result.stdout,
-                result.stderr))
-        return result
+        return cinder_cli.run(self, self.endpoint, *args, check=check,
+                              version=version)
 
-    @staticmethod
-    def field(table, name):
-        match = re.search(r'^\|\s*%s\s*\|\s*(.*?)\s*\|$' % re.escape(name),
-                          table, re.M)
-        return match.group(1) if match else None
+    field = staticmethod(cinder_cli.field)
 
     def test_snapshots_and_attachments(self):
         api = self.client()

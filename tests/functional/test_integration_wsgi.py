@@ -84,6 +84,8 @@ class GunicornTest(base.DatabaseTestCase):
                   'volapi.wsgi.api:application']))
         base_url = 'http://127.0.0.1:%d' % port
         self.assertEqual(300, server.wait_for_http(base_url).status_code)
+        # A worker's pool on placement, for the volume to be scheduled to.
+        self.useFixture(wf.Pools(self))
         import requests
         response = requests.post(
             base_url + '/v3/project1/volumes', headers=VOLUME_HEADERS,

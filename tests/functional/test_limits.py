@@ -1,6 +1,7 @@
-"""GET /limits: Cinder's body, every maximum -1 (volapi enforces no quota
-yet), and what the project uses counted from its live volumes and
-snapshots; another project's only for an administrator, from 3.39."""
+"""GET /limits: Cinder's body, the maxima of the project's quota (Cinder's
+defaults, or what os-quota-sets set), and what the project uses (here
+volumes from before claims: the legacy count from its live volumes and
+snapshots); another project's only for an administrator, from 3.39."""
 import uuid
 
 from db import models
@@ -37,7 +38,10 @@ class LimitsTest(api_fixtures.APITestCase):
 
     def test_own_project(self):
         absolute = self.absolute()
-        self.assertEqual({name: -1 for name in MAXIMA},
+        self.assertEqual({'maxTotalVolumes': 10, 'maxTotalSnapshots': 10,
+                          'maxTotalVolumeGigabytes': 1000,
+                          'maxTotalBackups': -1,
+                          'maxTotalBackupGigabytes': -1},
                          {k: v for k, v in absolute.items() if k in MAXIMA})
         self.assertEqual(
             {'totalVolumesUsed': 2, 'totalSnapshotsUsed': 1,
@@ -58,3 +62,16 @@ class LimitsTest(api_fixtures.APITestCase):
             self.project, version='3.39'), status=403), 403)
         self.assertEqual(2, self.absolute(path, api_fixtures.caller(
             self.project, version='3.38'))['totalVolumesUsed'])
+
+    def test_maxima_follow_the_quota(self):
+        self.app.put_json('/v3/os-quota-sets/%s' % self.project,
+                          {'quota_set': {'volumes': 5, 'gigabytes': 20}},
+                          headers=ADMIN)
+        absolute = self.absolute()
+        self.assertEqual((5, 10, 20), (absolute['maxTotalVolumes'],
+                                       absolute['maxTotalSnapshots'],
+                                       absolute['maxTotalVolumeGigabytes']))
+        # Another project keeps the defaults.
+        self.assertEqual(10, self.absolute(
+            '/v3/limits?project_id=project-b', api_fixtures.caller(
+                'admin', 'admin', version='3.39'))['maxTotalVolumes'])

@@ -22,6 +22,8 @@ from volapi import service as volapi_service
 from volapi.volume import api as volume_api
 from volapi.volume import drivers
 from volapi.volume import manager as volume_manager
+from volapi.volume import pools
+from volapi.volume.drivers import file as file_driver
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
 
@@ -126,6 +128,35 @@ class Worker(fixtures.Fixture):
     @property
     def service_id(self):
         return self.heartbeat.service_id
+
+
+class Pools(fixtures.Fixture):
+    """The pools worker ``host`` reports to placement when it starts (file
+    driver, ``[volume] file_pools`` as given), without the worker: volume
+    creates are scheduled onto them and cast to that worker."""
+
+    def __init__(self, test, host='worker-1', **options):
+        super().__init__()
+        self.test, self.host = test, host
+        # [volume] options: file_pools, max_over_subscription_ratio ...
+        self.options = options
+
+    def _setUp(self):
+        conf = self.test.config.conf
+        if self.options:
+            self.test.config.set('volume', **self.options)
+        volumes_dir = self.useFixture(fixtures.TempDir()).path
+        self.test.config.set('volume', volumes_dir=volumes_dir)
+        self.driver = file_driver.FileDriver(conf)
+        self.driver.do_setup()
+        self.server_name = '%s@%s' % (self.host, conf.volume.backend_name)
+        self.reporter = pools.PoolReporter(self.test.context, conf,
+                                           self.driver, self.server_name)
+        # {pool name: provider uuid}
+        self.providers = self.reporter.report()
+
+    def host_of(self, pool):
+        return '%s#%s' % (self.server_name, pool)
 
 
 class PrivateFakeTransport(fixtures.Fixture):

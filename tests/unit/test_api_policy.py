@@ -3,6 +3,10 @@ import os
 
 import fixtures
 
+import fixtures
+
+from oslo_policy import policy as oslo_policy
+
 from tests import base
 from volapi.api import errors
 from volapi.api import policy
@@ -37,8 +41,21 @@ class DefaultsTest(base.TestCase):
                      'volume_extension:types_manage', 'workers:cleanup'):
             self.assertFalse(policy.authorize(_context(), rule,
                                               do_raise=False), rule)
-            self.assertTrue(policy.authorize(_context(is_admin=True), rule),
-                            rule)
+            self.assertTrue(policy.authorize(_context(roles=['admin']),
+                                             rule), rule)
+
+    def test_a_misspelt_rule_raises(self):
+        self.assertRaises(oslo_policy.PolicyNotRegistered, policy.authorize,
+                          _context(roles=['admin']), 'volume:gett')
+
+    def test_rules_carry_operations_and_scope_types(self):
+        documented = [rule for rule in policies.list_rules()
+                      if isinstance(rule, oslo_policy.DocumentedRuleDefault)]
+        self.assertIn('volume:update_readonly_flag',
+                      [rule.name for rule in documented])
+        for rule in documented:
+            self.assertTrue(rule.operations, rule.name)
+            self.assertEqual(['project'], rule.scope_types, rule.name)
 
     def test_rules_are_documented(self):
         names = [rule.name for rule in policies.list_rules()]
@@ -47,6 +64,17 @@ class DefaultsTest(base.TestCase):
 
 
 class PolicyFileTest(base.TestCase):
+
+    def test_context_is_admin_decides_who_is_admin(self):
+        path = self.useFixture(fixtures.TempDir()).join('policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"context_is_admin": "role:superuser"\n')
+        self.config.set('oslo_policy', policy_file=path)
+        policy.init(self.config.conf)
+        self.assertTrue(policy.check_is_admin(_context(roles=['superuser'])))
+        self.assertFalse(policy.check_is_admin(_context(roles=['admin'])))
+        self.assertTrue(policy.authorize(
+            _context(roles=['superuser']), 'workers:cleanup'))
 
     def test_a_changed_file_changes_decisions(self):
         directory = self.useFixture(fixtures.TempDir()).path

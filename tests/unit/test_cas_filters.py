@@ -6,6 +6,7 @@ from sqlalchemy import orm
 from db import api as db_api
 from db import conditions as cond
 from db import models
+from db import statements
 from tests.unit import test_cas_base
 
 Volume = models.Volume
@@ -108,7 +109,7 @@ class FilterTest(test_cas_base.CasTestCase):
         self.assertIn(') AS cas_self', updates[0])
 
     def test_correlated_subquery_on_another_table_is_not_rewritten(self):
-        statement = db_api.build_conditional_update(
+        statement = statements.build_conditional_update(
             self.context, Volume, {'status': 'deleting'},
             cond.as_conditions(Volume, {'id': 'x'}, [no_snapshots()]),
             dialect='mysql')
@@ -117,7 +118,7 @@ class FilterTest(test_cas_base.CasTestCase):
     def test_self_subquery_is_narrowed_by_the_other_conditions(self):
         # The derived table repeats the plain conditions so that MySQL
         # looks up one row by primary key instead of scanning the table.
-        statement = db_api.build_conditional_update(
+        statement = statements.build_conditional_update(
             self.context, Volume, {'status': 'deleting'},
             cond.as_conditions(Volume, {'id': 'x'}, [no_clones()]),
             dialect='mysql')

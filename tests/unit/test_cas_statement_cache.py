@@ -1,13 +1,16 @@
-"""db.api builds the conditional UPDATE once per shape and binds each
-call's literals: calls of one shape share a statement, calls that differ
-only in literal values still each match exactly their own rows, and
+"""db.statements builds the conditional UPDATE once per cache key and binds
+each call's literals: calls of one shape share a statement, calls that
+differ only in literal values still each match exactly their own rows, and
 anything that changes the SQL (None, True/False, a collection's length,
-Not, the project restriction, an SQL value) gets its own statement."""
+Not, the project restriction, an SQL value's key) gets its own statement.
+SQL without a key is built for its call alone, and counted so."""
 import sqlalchemy as sa
 
 from db import api as db_api
 from db import conditions as cond
+from db import exceptions
 from db import models
+from db import statements
 from tests.unit import test_cas_base
 
 
@@ -18,7 +21,7 @@ class StatementCacheTest(test_cas_base.CasTestCase):
 
     def statement(self, values, expected, context=None, project_only=False):
         conditions = cond.as_conditions(Volume, expected)
-        return db_api.cached_conditional_update(
+        return statements.cached_conditional_update(
             context or self.context, Volume, values, conditions,
             project_only=project_only, dialect=self.backend)
 
@@ -91,13 +94,13 @@ class StatementCacheTest(test_cas_base.CasTestCase):
 
     def test_a_condition_with_a_shape_shares_a_statement_and_binds(self):
         # os-extend's "size < new size": one statement for every new size.
-        statements = [db_api.cached_conditional_update(
+        built = [statements.cached_conditional_update(
             self.context, Volume, {'status': 'extending'},
             [cond.LessThan('size', bound)], dialect=self.backend)
             for bound in (3, 6)]
-        self.assertIs(statements[0][0], statements[1][0])
+        self.assertIs(built[0][0], built[1][0])
         self.assertEqual([['extending', 3], ['extending', 6]],
-                         [list(params.values()) for _, params in statements])
+                         [list(params.values()) for _, params in built])
         small, big = self.create_volume(size=1), self.create_volume(size=5)
         for volume, bound, matched in ((small, 3, True), (big, 3, False),
                                        (big, 6, True)):
@@ -106,18 +109,52 @@ class StatementCacheTest(test_cas_base.CasTestCase):
                     self.context, Volume, {'status': 'extending'},
                     {'id': volume}, [cond.LessThan('size', bound)]))
 
-    def test_the_same_sql_value_object_reuses_the_statement(self):
-        doubled = Volume.size * 2
-        first, _ = self.statement({'size': doubled}, {'id': 'x'})
-        again, _ = self.statement({'size': doubled}, {'id': 'y'})
-        other, _ = self.statement({'size': Volume.size * 2}, {'id': 'z'})
+    def test_sql_values_share_a_statement_by_key_and_bind_their_params(self):
+        def doubled_plus(extra):
+            return cond.Sql(('doubled_plus',),
+                            lambda: Volume.size * 2 + sa.bindparam('extra'),
+                            {'extra': extra})
+        first, params = self.statement({'size': doubled_plus(1)}, {'id': 'x'})
+        again, again_params = self.statement({'size': doubled_plus(5)},
+                                             {'id': 'y'})
         self.assertIs(first, again)
-        self.assertIsNot(first, other)
+        self.assertEqual((1, 5), (params['extra'], again_params['extra']))
+        ident = self.create_volume(size=3)
+        self.assertTrue(self.update({'size': doubled_plus(4)}, {'id': ident}))
+        self.assertEqual(10, self.volume(ident)['size'])
+
+    def test_sql_without_a_key_is_built_for_its_call_and_counted(self):
+        before = statements.cache_stats()
+        first, _ = self.statement({'size': Volume.size * 2}, {'id': 'x'})
+        again, _ = self.statement({'size': Volume.size * 2}, {'id': 'x'})
+        after = statements.cache_stats()
+        self.assertIsNot(first, again)
+        self.assertEqual(2, after['uncached'] - before['uncached'])
+        self.assertEqual(before['size'], after['size'])
+
+    def test_a_keyed_filter_binds_each_calls_params(self):
+        def larger_than(least):
+            return cond.Filter(cond.Sql(
+                ('larger',), lambda: Volume.size > sa.bindparam('p_least'),
+                {'p_least': least}), 'must be larger')
+        ident = self.create_volume(size=3)
+        self.assertTrue(db_api.conditional_update(
+            self.context, Volume, {'status': 'big'}, {'id': ident},
+            [larger_than(2)]))
+        self.assertFalse(db_api.conditional_update(
+            self.context, Volume, {'status': 'bigger'}, {'id': ident},
+            [larger_than(3)]))
+        self.assertEqual('big', self.volume(ident)['status'])
+        error = self.assertRaises(
+            exceptions.ConditionNotMet, db_api.update_or_explain,
+            self.context, Volume, ident, {'status': 'bigger'},
+            filters=[larger_than(3)])
+        self.assertEqual('volume must be larger', str(error))
 
     def test_bound_literals_are_set_after_values_that_read_columns(self):
         # MySQL evaluates SET left to right: a literal written first would
         # be what a later column-reading value sees.
-        pairs = db_api.ordered_set(Volume, {
+        pairs = statements.ordered_set(Volume, {
             'status': sa.bindparam('new_status'),
             'previous_status': Volume.status})
         self.assertEqual(['previous_status', 'status'],
@@ -131,7 +168,9 @@ class StatementCacheTest(test_cas_base.CasTestCase):
                          (row['status'], row['previous_status']))
 
     def test_the_cache_is_bounded(self):
-        for size in range(db_api.MAX_CACHED_STATEMENTS + 10):
-            self.statement({'size': Volume.size + size}, {'id': 'x'})
-        self.assertLessEqual(len(db_api._statements),
-                             db_api.MAX_CACHED_STATEMENTS)
+        for size in range(statements.MAX_CACHED_STATEMENTS + 10):
+            self.statement({'size': cond.Sql(('plus', size),
+                                             lambda: Volume.size + size)},
+                           {'id': 'x'})
+        self.assertLessEqual(statements.cache_stats()['size'],
+                             statements.MAX_CACHED_STATEMENTS)

@@ -5,6 +5,7 @@ from db import api as db_api
 from db import conditions as cond
 from db import exceptions
 from db import models
+from db import statements
 from tests.unit import test_cas_base
 
 Volume = models.Volume
@@ -88,7 +89,7 @@ class ValuesTest(test_cas_base.CasTestCase):
                          self.volume(ident)['display_name'])
 
     def test_set_order_puts_columns_before_case_before_literals(self):
-        pairs = db_api.ordered_set(Volume, {
+        pairs = statements.ordered_set(Volume, {
             'status': 'retyping',
             'display_name': cond.Case([(Volume.size > 1, 'a')], else_='b'),
             'previous_status': Volume.status})
@@ -97,7 +98,7 @@ class ValuesTest(test_cas_base.CasTestCase):
 
     def test_order_argument_comes_first(self):
         # Keys named in ``order`` go first, in that order, then the rest.
-        pairs = db_api.ordered_set(
+        pairs = statements.ordered_set(
             Volume, {'previous_status': Volume.status, 'status': 'x',
                      'size': 3},
             order=('status', 'size'))

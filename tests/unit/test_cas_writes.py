@@ -12,6 +12,7 @@ from db import api as db_api
 from db import exceptions
 from db import models
 from db import session
+from db import statements
 from db import writes as db_writes
 from tests.unit import test_cas_base
 from tests.unit.test_cas_explain import no_snapshots
@@ -118,14 +119,14 @@ class WritesTest(test_cas_base.CasTestCase):
                                  'snapshot')])
         with session.writer.connection.using(self.context) as conn:
             dialect = conn.dialect.name
-        carried = (db_writes.Insert(SNAPSHOTS, self.snapshot_rows(ident, 1),
-                                    'snapshot').parts()[0][0],)
-        first = db_api.cached_conditional_update(
+        key, statement, _ = db_writes.Insert(
+            SNAPSHOTS, self.snapshot_rows(ident, 1), 'snapshot').parts()[0]
+        first = statements.cached_conditional_update(
             self.context, Volume, {'status': 'deleting'}, [], dialect=dialect,
-            then=carried)[0]
-        again = db_api.cached_conditional_update(
+            then=[(key, statement)])[0]
+        again = statements.cached_conditional_update(
             self.context, Volume, {'status': 'deleting'}, [], dialect=dialect,
-            then=carried)[0]
+            then=[(key, statement)])[0]
         self.assertIs(first, again)
         # SQLAlchemy can cache its compiled form too (it cannot for a
         # multi-row VALUES, which is why an Insert carries one per row).

@@ -1,6 +1,8 @@
 """The volume API's WSGI application (``setup_app``).
 
-Layers, outermost first: request id, NUL refusal, versions documents (no auth),
+Layers, outermost first: the ones both APIs share (volapi.middleware.stack:
+request id, proxy headers, /healthcheck, body size limit, outage replay),
+the last-resort fault, NUL refusal, versions documents (no auth),
 authentication (noauth or keystone), microversion, then a thin pecan
 application (object dispatch, no templates, one error hook).
 """
@@ -14,6 +16,7 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api.v3 import root
 from volapi import conf as volapi_conf
+from volapi.middleware import stack
 
 
 def _remembering(getargspec):
@@ -76,4 +79,7 @@ def setup_app(conf=None):
     application = auth.pipeline(application, conf)
     application = middleware.VersionDocuments(application)
     application = middleware.RefuseNul(application)
-    return middleware.RequestId(application)
+    application = middleware.Faults(application)
+    return stack.wrap(application, conf,
+                      conf.oslo_middleware.max_request_body_size,
+                      middleware.fault)

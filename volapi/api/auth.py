@@ -12,23 +12,21 @@ keystone: keystonemiddleware's auth_token validates the token and sets the
 ``X-User-Id``/``X-Project-Id``/``X-Roles`` headers this module reads.
 """
 from volapi.api import errors
+from volapi.api import policy
 from volapi import context as volapi_context
 from volapi import noauth
 
 CONTEXT_KEY = 'volapi.context'
 
 
-def _roles(header):
-    return [role.strip() for role in (header or '').split(',')
-            if role.strip()]
-
-
-def _context(environ, user_id, project_id, roles, **extra):
-    is_admin = 'admin' in roles
-    return volapi_context.RequestContext(
-        user_id=user_id, project_id=project_id, roles=roles,
-        is_admin=is_admin, request_id=environ.get('openstack.request_id'),
-        **extra)
+def _context(environ):
+    """The caller's context from the identity headers (X-User-Id,
+    X-Project-Id, X-Roles, domain, system scope, service roles ...) and the
+    request ids in ``environ``; an administrator if the
+    ``context_is_admin`` rule says so."""
+    ctx = volapi_context.RequestContext.from_environ(environ)
+    ctx.is_admin = policy.check_is_admin(ctx)
+    return ctx
 
 
 class NoAuth:
@@ -60,11 +58,14 @@ class NoAuth:
             return errors.wsgi_fault(start_response, 401,
                                      noauth.REFUSED_MESSAGE)
         user_id, project_id = identity
-        roles = _roles(environ.get('HTTP_X_ROLES'))
-        if user_id == 'admin' and 'admin' not in roles:
-            roles.append('admin')
-        environ[CONTEXT_KEY] = _context(environ, user_id, project_id, roles,
-                                        auth_token=token)
+        environ['HTTP_X_USER_ID'] = user_id
+        environ['HTTP_X_PROJECT_ID'] = project_id
+        if user_id == 'admin':
+            roles = environ.get('HTTP_X_ROLES', '')
+            if 'admin' not in [r.strip() for r in roles.split(',')]:
+                environ['HTTP_X_ROLES'] = roles + ',admin' if roles \
+                    else 'admin'
+        environ[CONTEXT_KEY] = _context(environ)
         return self.application(environ, start_response)
 
 
@@ -75,18 +76,13 @@ class KeystoneContext:
         self.application = application
 
     def __call__(self, environ, start_response):
-        user_id = environ.get('HTTP_X_USER_ID') or environ.get('HTTP_X_USER')
-        project_id = environ.get('HTTP_X_PROJECT_ID') or \
-            environ.get('HTTP_X_TENANT_ID')
-        if not user_id or environ.get('HTTP_X_IDENTITY_STATUS') == 'Invalid':
+        ctx = _context(environ)
+        if not ctx.user_id or \
+                environ.get('HTTP_X_IDENTITY_STATUS') == 'Invalid':
             return errors.wsgi_fault(start_response, 401,
                                      'The request you have made requires '
                                      'authentication.')
-        environ[CONTEXT_KEY] = _context(
-            environ, user_id, project_id,
-            _roles(environ.get('HTTP_X_ROLES') or environ.get('HTTP_X_ROLE')),
-            auth_token=environ.get('HTTP_X_AUTH_TOKEN'),
-            project_name=environ.get('HTTP_X_PROJECT_NAME'))
+        environ[CONTEXT_KEY] = ctx
         return self.application(environ, start_response)
 
 

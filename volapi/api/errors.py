@@ -7,11 +7,12 @@ status, message and headers of a Cinder fault
 about pecan; ``hooks.FaultHook`` and the WSGI middlewares use it.
 """
 import json
-import logging
 
+from oslo_log import log as logging
 import webob.exc
 
 from db import exceptions as db_exc
+from volapi import outage
 from volapi import request_text
 
 LOG = logging.getLogger(__name__)
@@ -105,6 +106,10 @@ def to_fault(exc):
     """(status, message, headers) for any exception."""
     if isinstance(exc, APIError):
         return exc.status, exc.message, exc.headers
+    from volapi.api import quota_errors  # it builds on this module
+    claim_error = quota_errors.of_claim(exc)
+    if claim_error is not None:
+        return claim_error.status, claim_error.message, {}
     if isinstance(exc, db_exc.ConditionNotMet):
         # Cinder's Invalid* errors: "Invalid volume: <reason>", 400.
         return 400, 'Invalid %s: %s' % (exc.what, exc), {}
@@ -116,6 +121,9 @@ def to_fault(exc):
         # pecan's own routing errors (404 for an unknown path, 405).
         message = exc.detail or exc.explanation
         return exc.code, message, {}
+    unavailable = outage.unavailable(exc)
+    if unavailable is not None:
+        return 503, unavailable, {'Retry-After': outage.RETRY_AFTER}
     LOG.exception('Unexpected error in the volume API')
     return 500, INTERNAL_ERROR_MESSAGE, {}
 

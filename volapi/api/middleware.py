@@ -1,37 +1,30 @@
-"""The WSGI layers in front of the pecan application. Plain WSGI (no webob)
+"""The volume API's own WSGI layers in front of the pecan application (the
+ones both APIs share are in volapi.middleware.stack). Plain WSGI (no webob)
 so that each costs a few microseconds per request."""
-import uuid
-
 from volapi.api import errors
 from volapi.api import microversion
 from volapi.api import versions
 
-REQUEST_ID_KEY = 'openstack.request_id'
-REQUEST_ID_HEADER = 'X-OpenStack-Request-Id'
 
-
-class RequestId:
-    """Gives every request an id (``req-<uuid>``), in the environ for the
-    context and in the ``X-OpenStack-Request-Id`` response header; an
-    exception no inner layer turned into a fault becomes a 500 fault here."""
+class Faults:
+    """An exception no inner layer turned into a fault becomes one here
+    (500, or 503 when a dependency is down)."""
 
     def __init__(self, application):
         self.application = application
 
     def __call__(self, environ, start_response):
-        request_id = 'req-' + str(uuid.uuid4())
-        environ[REQUEST_ID_KEY] = request_id
-
-        def start(status, headers, exc_info=None):
-            headers.append((REQUEST_ID_HEADER, request_id))
-            return start_response(status, headers, exc_info)
-
         try:
-            return self.application(environ, start)
+            return self.application(environ, start_response)
         except Exception as e:
             status, message, headers = errors.to_fault(e)
-            return errors.wsgi_fault(start, status, message,
+            return errors.wsgi_fault(start_response, status, message,
                                      list(headers.items()))
+
+
+def fault(environ, start_response, status, message):
+    """A Cinder fault answering a request before the application."""
+    return errors.wsgi_fault(start_response, status, message)
 
 
 class VersionDocuments:

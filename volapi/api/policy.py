@@ -25,23 +25,27 @@ def get_enforcer():
     return _decisions.enforcer
 
 
-def _credentials(context):
-    creds = context.to_policy_values()
-    creds['is_admin'] = context.is_admin
-    return creds
+def check_is_admin(context):
+    """What the ``context_is_admin`` rule says of ``context``."""
+    enforcer = get_enforcer()
+    return _decisions.allowed(
+        policies.base.CONTEXT_IS_ADMIN, {}, context,
+        lambda: enforcer.authorize(policies.base.CONTEXT_IS_ADMIN, {},
+                                   context, do_raise=False))
 
 
 def authorize(context, action, target=None, do_raise=True):
     """Check ``action`` for ``context`` on ``target`` (default: the
     caller's own project). Raises errors.Forbidden, or returns False when
-    ``do_raise`` is False."""
+    ``do_raise`` is False; a rule never registered raises oslo.policy's
+    PolicyNotRegistered (a misspelt name is a bug, not a refusal)."""
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
     enforcer = get_enforcer()
     allowed = _decisions.allowed(
         action, target, context,
-        lambda: enforcer.enforce(action, target, _credentials(context)))
+        lambda: enforcer.authorize(action, target, context))
     if not allowed and do_raise:
         raise errors.Forbidden(
             "Policy doesn't allow %s to be performed." % action)

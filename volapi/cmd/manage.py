@@ -25,13 +25,26 @@ def db_version(args):
     print(migration.version() or 'None (empty database)')
 
 
+def _placement_audit(args):
+    from volapi.volume import placement_audit
+    return placement_audit.command(args)
+
+
+_placement_audit.arguments = [
+    (('--fix',), {'action': 'store_true', 'help': 'repair what is found'})]
+
+
 # (category, command) -> (function, help)
 COMMANDS = {
     ('db', 'sync'): (db_sync, 'create or upgrade the schema'),
     ('db', 'version'): (db_version, 'print the schema revision'),
     ('db', 'online_data_migrations'): (
         online_migrations.command,
-        'run the online data migrations (missing consumer records)'),
+        'run the online data migrations (missing consumer records, '
+        'allocations of volumes and snapshots from before claims)'),
+    ('placement', 'audit'): (
+        _placement_audit,
+        'compare allocations with volumes and snapshots; --fix repairs'),
 }
 
 

@@ -5,12 +5,14 @@ from volapi.conf import api
 from volapi.conf import core
 from volapi.conf import database
 from volapi.conf import placement
+from volapi.conf import pools
+from volapi.conf import quota
 from volapi.conf import rpc
 from volapi.conf import volume
 
 # Each module below exports list_opts() -> [(group, [opts])]. A new group
 # registers itself in volapi/conf/__init__.py and is listed here.
-_MODULES = [core, database, api, volume, rpc, placement]
+_MODULES = [core, database, api, volume, rpc, placement, pools, quota]
 
 
 def list_opts():

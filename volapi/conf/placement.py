@@ -20,6 +20,12 @@ placement_opts = [
                default='00000000-0000-0000-0000-000000000000',
                help='User recorded for consumers whose allocations were '
                     'written without one (before microversion 1.8).'),
+    cfg.IntOpt('max_request_body_size', default=16 * 1024 * 1024, min=1,
+               help='The largest request body placement accepts, in bytes '
+                    '(larger: 413). Large enough for a POST /allocations '
+                    'or /reshaper moving some ten thousand consumers; the '
+                    'volume API has [oslo_middleware] '
+                    'max_request_body_size.'),
     cfg.BoolOpt('randomize_allocation_candidates', default=False,
                 help='With a limit on GET /allocation_candidates, return a '
                      'random sample of the candidates instead of the first '

@@ -7,6 +7,7 @@ from which ``volapi.placement.context`` makes the request context.
 import webob.exc
 
 from volapi import noauth
+from volapi.placement import util
 
 ROOT_PATHS = ('/', '')
 
@@ -34,12 +35,13 @@ class NoAuthMiddleware:
         if environ.get('PATH_INFO', '') in ROOT_PATHS:
             return self.application(environ, start_response)
         token = environ.get('HTTP_X_AUTH_TOKEN')
-        if token is None:
-            return webob.exc.HTTPUnauthorized()(environ, start_response)
-        identity = noauth.parse_token(token)
+        identity = None if token is None else noauth.parse_token(token)
         if identity is None:
-            return webob.exc.HTTPUnauthorized(noauth.REFUSED_MESSAGE)(
-                environ, start_response)
+            # In placement's error format, as every other 4xx.
+            refusal = webob.exc.HTTPUnauthorized(
+                None if token is None else noauth.REFUSED_MESSAGE)
+            util.as_error_response(refusal, environ)
+            return refusal(environ, start_response)
         user_id, project_id = identity
         environ['HTTP_X_USER_ID'] = user_id
         environ['HTTP_X_PROJECT_ID'] = project_id

@@ -24,5 +24,5 @@ def from_environ(environ, config, request_id=None):
     (X_USER_ID, X_PROJECT_ID, X_ROLES ...)."""
     ctx = RequestContext.from_environ(environ, request_id=request_id)
     ctx.config = config
-    ctx.is_admin = 'admin' in ctx.roles
+    ctx.is_admin = policy.is_admin(config, ctx)
     return ctx

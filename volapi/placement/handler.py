@@ -8,9 +8,9 @@ routes, which then answer 404 as unknown resources do. A known path with an
 undeclared method answers 405 with ``Allow``.
 """
 import importlib
-import logging
 import re
 
+from oslo_log import log as logging
 import webob.exc
 
 LOG = logging.getLogger(__name__)

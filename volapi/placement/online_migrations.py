@@ -11,7 +11,8 @@ were migrated (run again); 2 a migration failed and nothing else could be
 done; 127 bad input.
 """
 import collections
-import logging
+
+from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
 
@@ -20,10 +21,14 @@ DEFAULT_BATCH = 50
 
 def _migrations():
     from objects.placement import consumer
+    from volapi.volume import placement_audit
     # Allocations written before consumers had records (< 1.8, or
     # before the consumers table existed) get one, owned by the
-    # [placement] incomplete_consumer_project_id / _user_id.
-    return (consumer.create_incomplete_consumers,)
+    # [placement] incomplete_consumer_project_id / _user_id. Volumes and
+    # snapshots from before claims get their allocations.
+    return (consumer.create_incomplete_consumers,
+            placement_audit.allocate_volumes,
+            placement_audit.allocate_snapshots)
 
 
 def _run_batch(context, max_count, out):

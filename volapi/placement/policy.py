@@ -11,6 +11,7 @@ from oslo_policy import policy
 from volapi import policy_decisions
 
 ADMIN_OR_SERVICE = 'admin_or_service'
+CONTEXT_IS_ADMIN = 'context_is_admin'  # the volume API's rule of that name
 
 _RULES = {
     # name: description
@@ -63,7 +64,10 @@ _RULES = {
 
 
 def list_rules():
-    rules = [policy.RuleDefault(ADMIN_OR_SERVICE,
+    rules = [policy.RuleDefault(CONTEXT_IS_ADMIN, 'role:admin',
+                                description='Decides who is an '
+                                            'administrator.'),
+             policy.RuleDefault(ADMIN_OR_SERVICE,
                                 'role:admin or role:service',
                                 description='Admins and services.')]
     rules += [policy.RuleDefault(name, 'rule:%s' % ADMIN_OR_SERVICE,
@@ -105,11 +109,27 @@ def get_enforcer(conf):
     return _decisions_for(conf).enforcer
 
 
+def get_configured_enforcer():
+    """The enforcer of volapi's CONF (oslopolicy-policy-generator)."""
+    from volapi import conf as volapi_conf
+    return get_enforcer(volapi_conf.CONF)
+
+
 def reset():
     with _lock:
         for decisions in _decisions.values():
             decisions.enforcer.clear()
         _decisions.clear()
+
+
+def is_admin(conf, context):
+    """What the ``context_is_admin`` rule says of ``context``."""
+    decisions = _decisions_for(conf)
+    return decisions.allowed(
+        CONTEXT_IS_ADMIN, {}, context,
+        lambda: decisions.enforcer.authorize(
+            CONTEXT_IS_ADMIN, {}, context.to_policy_values(),
+            do_raise=False))
 
 
 def authorize(conf, context, action, target=None):

@@ -12,6 +12,7 @@ import webob.exc
 from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import schema_check
+from volapi.placement.schemas import common as schema_common
 from volapi import json_depth
 from volapi import request_text
 
@@ -95,6 +96,9 @@ def as_error_response(exc, environ):
         environ[ENV_ERROR_CODE] = exc.comment
         exc.comment = None
     return exc
+
+
+MAX_AMOUNT = schema_common.MAX_INT
 
 
 # -- JSON in -------------------------------------------------------------------
@@ -282,12 +286,17 @@ def normalize_resources_qs_param(value):
                 'Badly formed resources parameter. Expected resources query '
                 'string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. '
                 'Got: %s.' % part)
-        try:
-            amount = int(amount)
-        except ValueError:
+        number = request_text.integer(amount)
+        if number is None:
             raise webob.exc.HTTPBadRequest(
                 'Requested resource %s expected positive integer amount. '
-                'Got: %s.' % (name, amount))
+                'Got: %s.' % (name, request_text.excerpt(amount)))
+        amount = number
+        if amount > MAX_AMOUNT:
+            # No inventory holds more; the databases take no bigger integer.
+            raise webob.exc.HTTPBadRequest(
+                'Requested resource %s requires amount <= %d. Got: %d.'
+                % (name, MAX_AMOUNT, amount))
         if amount < 1:
             raise webob.exc.HTTPBadRequest(
                 'Requested resource %s requires amount >= 1. Got: %d.'

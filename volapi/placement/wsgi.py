@@ -4,15 +4,14 @@
 :mod:`volapi.wsgi.placement`, built at import (uWSGI needs that) from the
 configuration volapi's other services read (:func:`volapi.wsgi.load_conf`).
 
-The request path, outside in: request id -> authentication (noauth2 or
-keystone) -> :class:`PlacementApplication`, which makes the context, reads
-the microversion, routes, and turns every failure into Placement's error
-body. Plain WSGI callables, no per-layer Request objects: a claim spends
+The request path, outside in: the layers both APIs share
+(volapi.middleware.stack: request id, proxy headers, /healthcheck, body
+size limit, outage replay) -> authentication (noauth2 or keystone) ->
+:class:`PlacementApplication`, which makes the context, reads the
+microversion, routes, and turns every failure into Placement's error body. Plain WSGI callables, no per-layer Request objects: a claim spends
 its time in the database, not here.
 """
-import logging
-
-from oslo_context import context as oslo_context
+from oslo_log import log as logging
 import webob.exc
 
 from objects.placement import exception as placement_exc
@@ -22,47 +21,14 @@ from volapi.placement import handler
 from volapi.placement import microversion
 from volapi.placement import policy
 from volapi.placement import util
+from volapi.middleware import stack
+from volapi import outage
 
 LOG = logging.getLogger(__name__)
 
 VERSION_HEADER = 'OpenStack-API-Version'
-REQUEST_ID_HEADERS = ('openstack-request-id', 'x-openstack-request-id')
-INBOUND_GLOBAL_ID = 'HTTP_X_OPENSTACK_REQUEST_ID'
-ENV_GLOBAL_REQUEST_ID = 'openstack.global_request_id'
-
-
-class RequestIdMiddleware:
-    """Gives each request an id (``req-<uuid>``), returned in the
-    ``openstack-request-id`` and ``x-openstack-request-id`` headers and
-    error bodies; keeps a well-formed inbound global request id."""
-
-    def __init__(self, application):
-        self.application = application
-
-    def __call__(self, environ, start_response):
-        request_id = oslo_context.generate_request_id()
-        environ[util.ENV_REQUEST_ID] = request_id
-        inbound = environ.get(INBOUND_GLOBAL_ID)
-        if inbound and _is_request_id(inbound):
-            environ[ENV_GLOBAL_REQUEST_ID] = inbound
-
-        def start_with_id(status, headers, exc_info=None):
-            present = {name.lower() for name, _ in headers}
-            headers.extend((name, request_id) for name in REQUEST_ID_HEADERS
-                           if name not in present)
-            return start_response(status, headers, exc_info)
-
-        return self.application(environ, start_with_id)
-
-
-def _is_request_id(value):
-    # req-8-4-4-4-12 lowercase hex, as oslo.middleware accepts.
-    if len(value) != 40 or not value.startswith('req-'):
-        return False
-    parts = value[4:].split('-')
-    return ([len(p) for p in parts] == [8, 4, 4, 4, 12]
-            and all(c in '0123456789abcdef' for c in value[4:].replace(
-                '-', '')))
+# Placement answers with both (oslo.middleware adds the second).
+REQUEST_ID_COMPAT_HEADERS = ('openstack-request-id',)
 
 
 class PlacementApplication:
@@ -75,21 +41,14 @@ class PlacementApplication:
     def __call__(self, environ, start_response):
         try:
             response = self._respond(environ)
-        except Exception:
-            LOG.exception('Placement API unexpected error')
-            response = util.as_error_response(
-                webob.exc.HTTPInternalServerError(
-                    'An unexpected error occurred; see the server log for '
-                    'request %s.' % environ.get(util.ENV_REQUEST_ID)),
-                environ)
+        except Exception as exc:
+            response = util.as_error_response(_failure(exc, environ), environ)
         return response(environ, start_response)
 
     def _respond(self, environ):
         path = environ.get('PATH_INFO', '')
         ctx = placement_context.from_environ(
             environ, self.conf, environ.get(util.ENV_REQUEST_ID))
-        if environ.get(ENV_GLOBAL_REQUEST_ID):
-            ctx.global_request_id = environ[ENV_GLOBAL_REQUEST_ID]
         if ctx.user_id is None and path not in auth.ROOT_PATHS:
             return webob.exc.HTTPUnauthorized()
         environ[util.ENV_CONTEXT] = ctx
@@ -131,6 +90,19 @@ class PlacementApplication:
                 webob.exc.HTTPNotFound(exc.format_message()), environ)
 
 
+def _failure(exc, environ):
+    """The webob error answering an exception no handler expected: 503
+    when a dependency is down, else 500."""
+    unavailable = outage.unavailable(exc)
+    if unavailable is not None:
+        return webob.exc.HTTPServiceUnavailable(
+            unavailable, headers={'Retry-After': outage.RETRY_AFTER})
+    LOG.exception('Placement API unexpected error')
+    return webob.exc.HTTPInternalServerError(
+        'An unexpected error occurred; see the server log for request %s.'
+        % environ.get(util.ENV_REQUEST_ID))
+
+
 def _check_content_length(environ):
     length = environ.get('CONTENT_LENGTH')
     try:
@@ -146,7 +118,15 @@ def deploy(conf):
     """The middleware pipeline around the placement application."""
     application = PlacementApplication(conf)
     application = auth.wrap(application, conf)
-    return RequestIdMiddleware(application)
+    return stack.wrap(application, conf,
+                      conf.placement.max_request_body_size, fault,
+                      REQUEST_ID_COMPAT_HEADERS)
+
+
+def fault(environ, start_response, status, message):
+    """A placement error answering a request before the application."""
+    return util.as_error_response(webob.exc.status_map[status](message),
+                                  environ)(environ, start_response)
 
 
 def setup_app(conf):

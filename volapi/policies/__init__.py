@@ -8,6 +8,8 @@ import itertools
 
 from volapi.policies import base
 from volapi.policies import limits
+from volapi.policies import messages
+from volapi.policies import quotas
 from volapi.policies import snapshots
 from volapi.policies import types
 from volapi.policies import volume_actions
@@ -19,4 +21,4 @@ def list_rules():
     return list(itertools.chain(
         base.list_rules(), volumes.list_rules(), volume_actions.list_rules(),
         snapshots.list_rules(), types.list_rules(), workers.list_rules(),
-        limits.list_rules()))
+        limits.list_rules(), quotas.list_rules(), messages.list_rules()))

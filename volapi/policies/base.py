@@ -4,14 +4,18 @@ from oslo_policy import policy
 RULE_ADMIN_API = 'rule:admin_api'
 RULE_ADMIN_OR_OWNER = 'rule:admin_or_owner'
 
+CONTEXT_IS_ADMIN = 'context_is_admin'
+# The projects' own rules apply to project-scoped tokens (as Cinder's).
+SCOPE_TYPES = ['project']
+
 rules = [
-    policy.RuleDefault('context_is_admin', 'role:admin',
+    # Checked once per request: its answer is the context's is_admin.
+    policy.RuleDefault(CONTEXT_IS_ADMIN, 'role:admin',
                        'Decides who is an administrator.'),
-    policy.RuleDefault('admin_api', 'is_admin:True or role:admin',
+    policy.RuleDefault('admin_api', 'rule:context_is_admin',
                        'Administrators only.'),
     policy.RuleDefault('admin_or_owner',
-                       'is_admin:True or role:admin or '
-                       'project_id:%(project_id)s',
+                       'rule:context_is_admin or project_id:%(project_id)s',
                        'Administrators or members of the owning project.'),
 ]
 
@@ -23,4 +27,5 @@ def list_rules():
 def operation(name, check_str, description, method, path):
     return policy.DocumentedRuleDefault(
         name, check_str, description,
-        [{'method': method, 'path': path}])
+        operations=[{'method': method, 'path': path}],
+        scope_types=SCOPE_TYPES)

@@ -5,6 +5,7 @@ EXTEND = 'volume:extend'
 EXTEND_ATTACHED = 'volume:extend_attached_volume'
 RETYPE = 'volume:retype'
 REVERT = 'volume:revert_to_snapshot'
+UPDATE_READONLY_FLAG = 'volume:update_readonly_flag'
 RESET_STATUS = 'volume_extension:volume_admin_actions:reset_status'
 FORCE_DETACH = 'volume_extension:volume_admin_actions:force_detach'
 ATTACH = 'volume_extension:volume_actions:attach'
@@ -32,6 +33,8 @@ rules = [base.operation(name, check, description, 'POST', path)
     (RETYPE, base.RULE_ADMIN_OR_OWNER, 'Retype a volume.', _ACTION),
     (REVERT, base.RULE_ADMIN_OR_OWNER,
      'Revert a volume to its latest snapshot.', _ACTION),
+    (UPDATE_READONLY_FLAG, base.RULE_ADMIN_OR_OWNER,
+     "Set a volume's read-only flag.", _ACTION),
     (RESET_STATUS, base.RULE_ADMIN_API, "Reset a volume's status.",
      _ACTION),
     (FORCE_DETACH, base.RULE_ADMIN_API, 'Force-detach a volume.', _ACTION),

@@ -29,6 +29,8 @@ from objects import metadata as metadata_rows
 from objects import volume_list
 from objects import volume_type as type_obj
 from volapi import conf as volapi_conf
+from volapi.volume import claims
+from volapi.volume import placement_create
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
@@ -239,10 +241,22 @@ def create(context, size=None, name=None, description=None,
     if source is not None:
         steps.append(engine.prepare(context, hold, source, version=version,
                                     reflect=False))
-    steps.append(engine.prepare(context, 'create', volume, version=version))
-    engine.run(context, *steps)
+
+    def insert(name):
+        # The claim (before the row it counts) queues on rows that other
+        # claims change: the transaction reads them at READ COMMITTED.
+        claim = claims.claim_volume if name == 'create' \
+            else claims.count_volume
+        engine.run(context, placement_create.read_committed, *steps,
+                   lambda ctx: claim(ctx, volume),
+                   engine.prepare(context, name, volume, version=version))
+
+    placement_create.create(
+        context, volume, new_type.extra_specs, insert,
+        placement_create.source_host(context, snapshot_id, source_volid))
     volume.volume_type = new_type
-    worker_client().create_volume(context, volume)
+    if volume.status == 'creating':  # else no pool could hold it
+        worker_client().create_volume(context, volume)
     return volume
 
 
@@ -376,9 +390,10 @@ def roll_detaching(context, volume_id, version=None, authorize=None,
 
 
 def extend(context, volume_id, new_size, version=None, authorize=None):
-    volume = on_volume(context, volume_id,
-                       _one('extend', version=version, new_size=new_size),
-                       authorize)
+    volume = on_volume(context, volume_id, lambda ctx, volume: [
+        engine.prepare(ctx, 'extend', volume, version=version,
+                       new_size=new_size),
+        lambda ctx: claims.resize_volume(ctx, volume, new_size)], authorize)
     worker_client().extend_volume(context, volume, new_size)
     return volume
 

@@ -49,7 +49,10 @@ class Membership:
         if volume.cluster_name:
             return server_of(volume.cluster_name) == self.cluster_name
         if volume.host:
-            return server_of(volume.host) == self.server_name
+            # A volume scheduled to a cluster's pool names the cluster
+            # until a member has created it.
+            return server_of(volume.host) in (self.server_name,
+                                              self.cluster_name)
         return True
 
 

@@ -32,6 +32,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
+from volapi.volume import pools
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
 from volapi.volume.drivers import base as drivers_base
@@ -184,11 +185,21 @@ class VolumeManager:
                 values = self.driver.create_cloned_volume(volume, source)
             else:
                 values = self.driver.create_volume(volume)
-            return dict(values or {}, host=self.host,
-                        cluster_name=self.cluster_name,
+            # The pool the API scheduled the volume to (older volumes:
+            # this worker's default pool).
+            return dict(values or {}, host=volume.host or self.host,
+                        cluster_name=self._cluster_of(volume),
                         launched_at=timeutils.utcnow())
 
         return 'creating', work, 'create_done', 'create_failed'
+
+    def _cluster_of(self, volume):
+        """``cluster@backend#pool`` of the volume's pool, or None."""
+        if not self.cluster_name:
+            return None
+        pool = pools.pool_name_of(volume.host) or \
+            pools.pool_name_of(self.host)
+        return '%s#%s' % (self.cluster_name.partition('#')[0], pool)
 
     def delete_volume(self, context, volume):
         self._operate(context, VOLUME, volume,

@@ -7,6 +7,7 @@ import uuid
 import objects
 from objects import metadata as metadata_rows
 from volapi.volume import api as volume_api
+from volapi.volume import claims
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
 
@@ -37,6 +38,8 @@ def create(context, volume_id, name=None, description=None, force=False,
         snapshot.volume_type_id = volume.volume_type_id
         return [engine.prepare(ctx, 'snapshot_create', volume,
                                version=version, force=bool(force)),
+                # Before the row it counts.
+                lambda ctx: claims.claim_snapshot(ctx, snapshot),
                 engine.prepare(ctx, 'snapshot_new', snapshot),
                 lambda ctx: metadata_rows.SNAPSHOT.insert(
                     ctx, snapshot.id, metadata or {})]

@@ -14,6 +14,7 @@ from volapi import service as volapi_service
 from volapi.volume import cluster
 from volapi.volume import drivers
 from volapi.volume import manager as volume_manager
+from volapi.volume import pools
 from volapi.volume import reconciler
 
 LOG = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class VolumeWorker:
         self.reconciler = None
         self._rpc = []
         self._periodic_cleanup = None
+        self._periodic_report = None
 
     def start(self, unclaimed_timeout=None):
         """Start serving. ``unclaimed_timeout`` overrides, for the start-up
@@ -46,6 +48,12 @@ class VolumeWorker:
         objects.register_all()
         self.driver = drivers.load(self.conf)
         self.driver.do_setup()
+        # Pools are on placement before this worker takes any message:
+        # volume create schedules onto them. A cluster's members share its
+        # pools, which are named after the cluster.
+        reporter = pools.PoolReporter(self.context, self.conf, self.driver,
+                                      self.cluster_name or self.server_name)
+        reporter.report()
         self.heartbeat = volapi_service.ServiceHeartbeat(
             self.context, self.server_name, BINARY, self.conf.volume_topic,
             self.conf.report_interval,
@@ -76,6 +84,9 @@ class VolumeWorker:
         self._periodic_cleanup = volapi_service.Periodic(
             'reconciliation', self.conf.volume.cleanup_interval,
             self._reconcile).start()
+        self._periodic_report = volapi_service.Periodic(
+            'pool report', self.conf.volume.capacity_report_interval,
+            reporter.report).start()
         return self
 
     def _reconcile(self):
@@ -87,7 +98,8 @@ class VolumeWorker:
     def stop(self):
         """Stop taking messages, finish the operations in progress (their
         transitions complete), then stop heartbeating."""
-        for part in [self._periodic_cleanup] + self._rpc + [self.heartbeat]:
+        for part in ([self._periodic_report, self._periodic_cleanup]
+                     + self._rpc + [self.heartbeat]):
             if part is not None:
                 part.stop()
         LOG.info('volume worker %s stopped', self.server_name)

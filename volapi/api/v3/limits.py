@@ -1,34 +1,36 @@
 """/v3/[{project_id}/]limits: Cinder's absolute limits of a project and
 what it uses of them; no rate limits.
 
-volapi enforces no quotas yet, so every maximum is -1, Cinder's
-"unlimited". What is used is counted from the project's live volumes and
-snapshots; ``totalGigabytesUsed`` counts both, as Cinder's 'gigabytes'
-quota does. From microversion 3.39 an administrator may name another
-project with ``?project_id=`` (the policy decides, on that project).
+The maxima are the project's quota (objects.quota; -1 is Cinder's
+"unlimited", and volapi has no backups to limit); what is used is reported
+as the quota API reports it, ``totalGigabytesUsed`` counting volumes and
+snapshots, as Cinder's 'gigabytes' quota does. From microversion 3.39 an
+administrator may name another project with ``?project_id=`` (the policy
+decides, on that project).
 """
 import pecan
+from oslo_config import cfg
 
+from objects import quota
 from volapi.api import policy
 from volapi.api import rest
 from volapi.policies import limits as policies
-import objects.project_usage
 
+CONF = cfg.CONF
 UNLIMITED = -1
 PROJECT_FILTER_VERSION = (3, 39)
 
 
-def _absolute(usage):
+def _absolute(limits, usage):
     return {
-        'maxTotalVolumes': UNLIMITED,
-        'maxTotalSnapshots': UNLIMITED,
-        'maxTotalVolumeGigabytes': UNLIMITED,
+        'maxTotalVolumes': limits['volumes'],
+        'maxTotalSnapshots': limits['snapshots'],
+        'maxTotalVolumeGigabytes': limits['gigabytes'],
         'maxTotalBackups': UNLIMITED,
         'maxTotalBackupGigabytes': UNLIMITED,
         'totalVolumesUsed': usage['volumes'],
         'totalSnapshotsUsed': usage['snapshots'],
-        'totalGigabytesUsed': (usage['volume_gigabytes'] +
-                               usage['snapshot_gigabytes']),
+        'totalGigabytesUsed': usage['gigabytes'],
         'totalBackupsUsed': 0,
         'totalBackupGigabytesUsed': 0,
     }
@@ -47,5 +49,7 @@ class LimitsController:
             project_id = params.get('project_id') or project_id
         policy.authorize(context, policies.USED_LIMITS,
                          {'project_id': project_id})
-        usage = objects.project_usage.get(context, project_id)
-        return {'limits': {'rate': [], 'absolute': _absolute(usage)}}
+        limits = quota.project_limits(context, CONF, project_id)
+        usage = quota.reported_usage(context, CONF, project_id)
+        return {'limits': {'rate': [],
+                           'absolute': _absolute(limits, usage)}}

@@ -5,6 +5,8 @@ from volapi.api import errors
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import limits
+from volapi.api.v3 import messages
+from volapi.api.v3 import quotas
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import types
 from volapi.api.v3 import volumes
@@ -22,6 +24,11 @@ class Resources:
         self.attachments = attachments.AttachmentsController()
         self.workers = workers.WorkersController()
         self.limits = limits.LimitsController()
+        self.messages = messages.MessagesController()
+        # Cinder's names are not identifiers.
+        setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
+        setattr(self, 'os-quota-class-sets',
+                quotas.QuotaClassSetsController())
 
 
 class V3Controller:

@@ -99,9 +99,8 @@ ACTIONS = {
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
                               _reset_status),
     'os-retype': Action(schemas.retype, policies.RETYPE, _retype),
-    # Cinder's rule for this one is admin_or_owner, which get_volume's
-    # project check already is.
-    'os-update_readonly_flag': Action(schemas.update_readonly_flag, None,
+    'os-update_readonly_flag': Action(schemas.update_readonly_flag,
+                                      policies.UPDATE_READONLY_FLAG,
                                       _update_readonly_flag),
 }
 

@@ -7,6 +7,7 @@ from objects.placement import resource_provider as rp_obj
 from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import util
+from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import common
 from volapi.placement.schemas import inventory as schema
 
@@ -87,19 +88,11 @@ def _validate(req, provider, name, inventory):
             reason='The min_unit must not be greater than max_unit.')
 
 
-def _provider(req):
-    uuid = req.path_item('uuid')
-    try:
-        return rp_obj.get_by_uuid(req.context, uuid)
-    except exception.NotFound as exc:
-        raise webob.exc.HTTPNotFound(
-            'No resource provider with uuid %s found : %s' % (uuid, exc))
-
-
 @util.check_accept('application/json')
 def get_inventories(req):
     req.context.can('placement:resource_providers:inventories:list')
-    provider = _provider(req)
+    provider = provider_path.provider(
+        req, provider_path.NOT_FOUND_FOR_INVENTORY)
     return _send_inventories(
         req, provider.generation,
         inv_obj.get_all_by_provider(req.context, provider.id))
@@ -108,7 +101,8 @@ def get_inventories(req):
 @util.check_accept('application/json')
 def get_inventory(req):
     req.context.can('placement:resource_providers:inventories:show')
-    provider = _provider(req)
+    provider = provider_path.provider(
+        req, provider_path.NOT_FOUND_FOR_INVENTORY)
     name = req.path_item('resource_class')
     inventory = _find(inv_obj.get_all_by_provider(req.context, provider.id),
                       name)

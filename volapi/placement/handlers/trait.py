@@ -8,6 +8,7 @@ from objects.placement import trait as trait_obj
 from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import util
+from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import trait as schema
 
 
@@ -102,20 +103,11 @@ def delete_trait(req):
     return util.send_empty(req, 204)
 
 
-def _provider(req):
-    uuid = req.path_item('uuid')
-    try:
-        return rp_obj.get_by_uuid(req.context, uuid)
-    except exception.NotFound as exc:
-        raise webob.exc.HTTPNotFound(
-            'No resource provider with uuid %s found: %s' % (uuid, exc))
-
-
 @microversion.version_handler('1.6')
 @util.check_accept('application/json')
 def list_traits_for_resource_provider(req):
     req.context.can('placement:resource_providers:traits:list')
-    provider = _provider(req)
+    provider = provider_path.provider(req)
     return _send_traits(
         req, trait_obj.get_all_for_provider(req.context, provider.id),
         {'resource_provider_generation': provider.generation})

@@ -1,11 +1,8 @@
 """Handlers of /resource_providers/{uuid}/usages and /usages (1.9)."""
-import webob.exc
-
-from objects.placement import exception
-from objects.placement import resource_provider as rp_obj
 from objects.placement import usage as usage_obj
 from volapi.placement import microversion
 from volapi.placement import util
+from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import usage as schema
 
 
@@ -13,12 +10,7 @@ from volapi.placement.schemas import usage as schema
 def list_usages(req):
     """The provider's usage of each class it has inventory of."""
     req.context.can('placement:resource_providers:usages')
-    uuid = req.path_item('uuid')
-    try:
-        provider = rp_obj.get_by_uuid(req.context, uuid)
-    except exception.NotFound as exc:
-        raise webob.exc.HTTPNotFound(
-            'No resource provider with uuid %s found: %s' % (uuid, exc))
+    provider = provider_path.provider(req)
     # Usage is a question about now: last-modified is now.
     return util.send_json(req, {
         'resource_provider_generation': provider.generation,

@@ -96,3 +96,11 @@ class VolumeDriver(abc.ABC):
         """What the backend holds, in GiB: ``{'pool_name': ...,
         'total_gb': ..., 'free_gb': ..., 'provisioned_gb': ...}``
         (provisioned: the sum of the sizes of the volumes it holds)."""
+
+    def get_pools(self):
+        """Every pool the backend offers, as placement is told of them:
+        get_capacity()'s keys plus ``thin_provisioning_support`` and
+        ``multiattach`` (capabilities, which become traits). One pool
+        unless a driver serves more."""
+        return [dict(self.get_capacity(), thin_provisioning_support=False,
+                     multiattach=False)]

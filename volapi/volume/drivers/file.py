@@ -31,6 +31,7 @@ class FileDriver(base.VolumeDriver):
         return self.conf.volume.volumes_dir
 
     def do_setup(self):
+        parse_pools(self.conf.volume.file_pools, self.pool_name)  # refuse
         os.makedirs(self.volumes_dir, mode=0o700, exist_ok=True)
 
     # -- paths ----------------------------------------------------------------
@@ -114,14 +115,56 @@ class FileDriver(base.VolumeDriver):
 
     # -- capacity -------------------------------------------------------------
     def get_capacity(self):
+        return self.get_pools()[0]
+
+    def get_pools(self):
+        """The pools of ``[volume] file_pools`` (one by default). They
+        share volumes_dir: a pool is a share of it, of the configured size
+        or, unconfigured, of the filesystem's; placement's allocations,
+        not the files, say how much of each is taken."""
         stat = os.statvfs(self.volumes_dir)
+        disk_gb = stat.f_blocks * stat.f_frsize // base.GiB
+        free_gb = stat.f_bavail * stat.f_frsize // base.GiB
         provisioned = sum(
             entry.stat().st_size for entry in os.scandir(self.volumes_dir)
             if entry.name.startswith('volume-') and entry.is_file())
-        return {'pool_name': self.pool_name,
-                'total_gb': stat.f_blocks * stat.f_frsize // base.GiB,
-                'free_gb': stat.f_bavail * stat.f_frsize // base.GiB,
-                'provisioned_gb': -(-provisioned // base.GiB)}
+        pools = []
+        for name, capacity in parse_pools(self.conf.volume.file_pools,
+                                          self.pool_name):
+            pools.append({
+                'pool_name': name,
+                'total_gb': disk_gb if capacity is None else capacity,
+                'free_gb': free_gb if capacity is None else min(
+                    capacity, free_gb),
+                'provisioned_gb': -(-provisioned // base.GiB),
+                # Files are sparse: a volume takes what it holds.
+                'thin_provisioning_support': True,
+                'multiattach': True})
+        return pools
+
+
+def parse_pools(entries, default_name):
+    """[(name, capacity in GiB or None)] of ``[volume] file_pools``
+    entries ("name" or "name:capacity"); one pool ``default_name`` if
+    there are none. ValueError names a bad entry."""
+    pools = []
+    for entry in entries or ():
+        name, _, capacity = entry.strip().partition(':')
+        if not name or '#' in name or '@' in name:
+            raise ValueError('[volume] file_pools: bad pool name in %r'
+                             % entry)
+        if capacity:
+            try:
+                capacity = int(capacity)
+            except ValueError:
+                capacity = -1
+            if capacity < 0:
+                raise ValueError('[volume] file_pools: the capacity of %r '
+                                 'must be a whole number of GiB' % entry)
+        pools.append((name, capacity if capacity != '' else None))
+    if len({name for name, _ in pools}) != len(pools):
+        raise ValueError('[volume] file_pools names a pool twice')
+    return pools or [(default_name, None)]
 
 
 def _remove(path):

@@ -7,8 +7,8 @@ Failures raise db.exceptions: :class:`TransitionRefused` (a
 ConditionNotMet), NotFound or ConcurrentUpdate.
 """
 import dataclasses
-import functools
 
+import sqlalchemy as sa
 from oslo_utils import timeutils
 
 from db import api as db_api
@@ -17,6 +17,7 @@ from db import exceptions as db_exc
 from db import models
 from db import session
 from objects import worker as worker_obj
+from volapi.volume import claims
 from volapi.volume.transitions import table
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -73,9 +74,10 @@ def check_allowed(context, transition, version):
         raise NotAllowed(transition)
 
 
-def _resolve(value, obj, params):
-    """A table value with its Params/Loaded/NOW replaced for this call;
-    ``_SKIP`` for an optional Param not given."""
+def _resolve(value, obj, params, key):
+    """A table value with its Params/Loaded/NOW/Computed replaced for this
+    call; ``_SKIP`` for an optional Param not given. ``key`` names the
+    value's place in the table (the cache key of a Computed's SQL)."""
     if isinstance(value, Param):
         if value.name in params:
             return params[value.name]
@@ -83,24 +85,37 @@ def _resolve(value, obj, params):
             return _SKIP
         if value.default is REQUIRED:
             raise TypeError('transition needs the parameter %r' % value.name)
-        return _resolve(value.default, obj, params)
+        return _resolve(value.default, obj, params, key)
     if isinstance(value, Loaded):
         return _db_value(getattr(obj, value.field))
     if value is NOW:
         return timeutils.utcnow()
     if isinstance(value, Computed):
-        return _static_sql(value) if value.static else value.build(params)
+        return _sql(key, value, params)
     if isinstance(value, cond.Not):
-        return cond.Not(_resolve(value.value, obj, params), value.auto_none)
+        return cond.Not(_resolve(value.value, obj, params, key),
+                        value.auto_none)
     return value
 
 
 _SKIP = object()
+# Bind parameters of a Computed or Criterion: named apart from the columns
+# that an UPDATE sets (SQLAlchemy reserves those names).
+_BOUND = 'p_'
 
 
-@functools.lru_cache(maxsize=None)
-def _static_sql(computed):
-    return computed.build({})
+def _sql(key, block, params):
+    """The SQL of a Computed or Criterion for this call, as db.conditions.Sql:
+    keyed by its place in the table and its shaped params' values, built
+    only if db.statements has no statement of that key yet."""
+    def build():
+        built = {name: params.get(name) for name in block.shaped}
+        built.update((name, sa.bindparam(_BOUND + name))
+                     for name in block.bound)
+        return block.build(built)
+    return cond.Sql(key + tuple(params.get(name) for name in block.shaped),
+                    build,
+                    {_BOUND + name: params[name] for name in block.bound})
 
 
 def _db_value(value):
@@ -122,13 +137,6 @@ def source_condition(transition, params, version):
             statuses += [s for s in also.statuses if s not in statuses]
     field = 'attach_status' if transition.resource == 'attachment' \
         else 'status'
-    return _source_condition(field, tuple(statuses), tuple(flagged))
-
-
-@functools.lru_cache(maxsize=None)
-def _source_condition(field, statuses, flagged):
-    # One object per distinct condition: db.api caches the statement of a
-    # condition class of its own by the object's identity.
     if flagged:
         return cond.SourceStatus(field, statuses, flagged)
     return cond.Expect(field, statuses[0] if len(statuses) == 1
@@ -170,6 +178,7 @@ class Step:
                 if t.lenient:
                     return False
                 raise TransitionRefused(t, failure) from None
+        claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
             worker_obj.Worker.track(context, t.resource, self.obj.id,
                                     self.values['status'], self.arguments)
@@ -178,17 +187,17 @@ class Step:
         return True
 
 
-def _requirement_condition(requirement, obj, params):
+def _requirement_condition(requirement, obj, params, key):
     if isinstance(requirement, Bound):
         return cond.LessThan(requirement.field,
-                             _resolve(requirement.bound, obj, params))
+                             _resolve(requirement.bound, obj, params, key))
     if isinstance(requirement, Unchanged):
-        return cond.Expect(requirement.field,
-                           _resolve(Loaded(requirement.field), obj, params))
-    criterion = requirement.build(params)
-    if criterion is None:
+        return cond.Expect(requirement.field, _resolve(
+            Loaded(requirement.field), obj, params, key))
+    if requirement.applies is not None and not requirement.applies(params):
         return None
-    return cond.Filter(criterion, requirement.text % params)
+    return cond.Filter(_sql(key, requirement, params),
+                       requirement.text % params)
 
 
 def prepare(context, name, obj, version=None, reflect=True, **params):
@@ -206,14 +215,16 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
     if source is not None:
         conditions.append(source)
     for field, value in transition.expect.items():
-        conditions.append(cond.Expect(field, _resolve(value, obj, params)))
-    for requirement in transition.requires:
-        condition = _requirement_condition(requirement, obj, params)
+        conditions.append(cond.Expect(field, _resolve(
+            value, obj, params, (name, 'expect', field))))
+    for i, requirement in enumerate(transition.requires):
+        condition = _requirement_condition(requirement, obj, params,
+                                           (name, 'requires', i))
         if condition is not None:
             conditions.append(condition)
     values = {}
     for field, value in transition.values.items():
-        resolved = _resolve(value, obj, params)
+        resolved = _resolve(value, obj, params, (name, 'values', field))
         if resolved is not _SKIP:
             values[field] = resolved
     arguments = {k: params[k] for k in table.WORKER_ARGUMENTS.get(name, ())

@@ -69,7 +69,8 @@ NO_SNAPSHOTS = Criterion(
     + ', '.join(CASCADE_ALLOWED_STATUSES) + ')',
     lambda p: ~_snapshots_of_volume(
         *([Snapshot.status.not_in(CASCADE_ALLOWED_STATUSES)]
-          if p.get('cascade') else [])))
+          if p['cascade'] else [])),
+    shaped=('cascade',))
 
 NO_ATTACHMENTS = Criterion(
     'must have no attachments',
@@ -77,7 +78,8 @@ NO_ATTACHMENTS = Criterion(
 
 HAS_ATTACHMENT = Criterion(
     'must have attachment %(attachment_id)s',
-    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']))
+    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']),
+    bound=('attachment_id',))
 
 
 def _readonly_is_set():
@@ -89,12 +91,13 @@ def _readonly_is_set():
 
 NOT_READONLY_FOR_RW = Criterion(
     "must not be read-only to be attached in mode 'rw'",
-    lambda p: ~_readonly_is_set() if p.get('mode', 'rw') == 'rw' else None)
+    lambda p: ~_readonly_is_set(),
+    applies=lambda p: p.get('mode', 'rw') == 'rw')
 
 AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
     "must be 'available' for a retype that changes multiattach",
-    lambda p: Volume.status == 'available'
-    if p.get('changes_multiattach') else None)
+    lambda p: Volume.status == 'available',
+    applies=lambda p: bool(p.get('changes_multiattach')))
 
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
@@ -146,33 +149,32 @@ STATUS_AFTER_UNRESERVE = Computed(
     "'in-use' if it has attached attachments, else 'available'",
     lambda p: cond.Case([(_attachments_of_volume(
         Attachment.attach_status == 'attached'), 'in-use')],
-        else_='available'), static=True)
+        else_='available'))
 STATUS_AFTER_DETACH = Computed(
     "'in-use' if other attached attachments remain, else 'available'",
-    _status_after_detach)
+    _status_after_detach, bound=('attachment_id',))
 ATTACH_STATUS_AFTER_DETACH = Computed(
     "'attached' if other attached attachments remain, else 'detached'",
-    _attach_status_after_detach)
+    _attach_status_after_detach, bound=('attachment_id',))
 STATUS_AFTER_ATTACHMENT_DELETE = Computed(
     "from the other attachments: 'in-use' if one is attached, else "
     "'attaching', 'detaching', 'reserved' likewise, else 'available'",
-    _status_after_attachment_delete)
+    _status_after_attachment_delete, bound=('attachment_id',))
 PREVIOUS_ATTACHED_STATUS = Computed(
     "'in-use' if previous_status is 'in-use', else 'available'",
-    _previous_attached_status, static=True)
-OLD_STATUS = Computed('the status it had', lambda p: Volume.status,
-                      static=True)
+    _previous_attached_status)
+OLD_STATUS = Computed('the status it had', lambda p: Volume.status)
 TYPE_MULTIATTACH = Computed(
     "whether the new type's extra spec multiattach is '<is> True'",
-    _type_is_multiattach)
+    _type_is_multiattach, bound=('volume_type_id',))
 
 
 # A source of a new volume is held, not changed: the swap writes its
 # updated_at as it was, which is enough to conflict with a concurrent delete.
 SNAPSHOT_HELD = Computed('unchanged (the row is held)',
-                         lambda p: Snapshot.updated_at, static=True)
+                         lambda p: Snapshot.updated_at)
 VOLUME_HELD = Computed('unchanged (the row is held)',
-                       lambda p: Volume.updated_at, static=True)
+                       lambda p: Volume.updated_at)
 _NAME_VALUES = {
     'display_name': Param('display_name', optional=True),
     'display_description': Param('display_description', optional=True)}
@@ -197,6 +199,12 @@ TABLE = [
         'conflicts with, in the same transaction)',
         values={'status': 'creating', 'attach_status': 'detached'},
         creates=True, workers_row='track'),
+    Transition(
+        'create_no_pool', 'volume',
+        'POST /volumes when no pool can hold the volume: insert it in '
+        "'error', holding no pool, with a user message saying why",
+        values={'status': 'error', 'attach_status': 'detached'},
+        creates=True),
     Transition(
         'create_from_snapshot', 'snapshot',
         'POST /volumes from a snapshot: the snapshot is held while the '

@@ -41,12 +41,15 @@ class Loaded:
 @dataclasses.dataclass(frozen=True)
 class Computed:
     """A value computed in SQL from the row (and other tables), described
-    in words for the documentation. ``build(params)`` returns the SQL.
-    ``static``: the SQL does not depend on the params, so it is built once
-    and db.api's statement cache serves every call with the same one."""
+    in words for the documentation. ``build(params)`` returns the SQL; it
+    is called only when db.statements has no statement of this shape yet.
+    In ``params`` each name of ``bound`` is a bind parameter (each call
+    binds its value) and each name of ``shaped`` the call's value, which
+    changes the SQL itself (a statement per value)."""
     text: str
     build: object
-    static: bool = False
+    bound: tuple = ()
+    shaped: tuple = ()
 
     def __str__(self):
         return self.text
@@ -55,11 +58,15 @@ class Computed:
 @dataclasses.dataclass(frozen=True)
 class Criterion:
     """A condition on other tables (or on a combination of columns).
-    ``build(params)`` returns an SQL criterion, or None when the requirement
-    does not apply to these parameters; ``text`` completes the sentence
-    "volume ..." and may use ``%(param)s``."""
+    ``build(params)`` returns an SQL criterion, with ``params`` as for
+    :class:`Computed`; ``applies(params)``, if given, says whether the
+    requirement applies to the call at all. ``text`` completes the
+    sentence "volume ..." and may use ``%(param)s``."""
     text: str
     build: object
+    bound: tuple = ()
+    shaped: tuple = ()
+    applies: object = None
 
     def __str__(self):
         return self.text

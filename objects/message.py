@@ -1,0 +1,79 @@
+"""User messages (Cinder's ``messages``): what a user is told about an
+asynchronous failure, e.g. a volume that no pool had room for. Written in
+the transaction of the state change they explain."""
+import datetime
+import uuid
+
+import sqlalchemy as sa
+from oslo_utils import timeutils
+
+from db import models
+from db import session
+
+MESSAGES = models.Message.__table__
+# Cinder's [DEFAULT] message_ttl: 30 days.
+TTL = datetime.timedelta(seconds=2592000)
+
+# Cinder's message_field: (id, words).
+SCHEDULE_ALLOCATE_VOLUME = ('001', 'schedule allocate volume')
+NO_BACKEND_AVAILABLE = ('003',
+                        'Could not find any available weighted backend.')
+
+
+def event_id(resource_type, action, detail):
+    return 'VOLUME_%s_%s_%s' % (resource_type, action[0], detail[0])
+
+
+def user_message(action_id, detail_id):
+    actions = {SCHEDULE_ALLOCATE_VOLUME[0]: SCHEDULE_ALLOCATE_VOLUME[1]}
+    details = {NO_BACKEND_AVAILABLE[0]: NO_BACKEND_AVAILABLE[1]}
+    return '%s:%s' % (actions.get(action_id, action_id),
+                      details.get(detail_id, detail_id))
+
+
+def record(context, project_id, resource_type, resource_uuid, action,
+           detail, level='ERROR'):
+    """In the caller's transaction: a message for ``project_id``."""
+    now = timeutils.utcnow()
+    with session.writer.connection.using(context) as conn:
+        conn.execute(MESSAGES.insert().values(
+            id=str(uuid.uuid4()), project_id=project_id,
+            request_id=getattr(context, 'request_id', None),
+            resource_type=resource_type, resource_uuid=resource_uuid,
+            event_id=event_id(resource_type, action, detail),
+            message_level=level, action_id=action[0], detail_id=detail[0],
+            expires_at=now + TTL, created_at=now, deleted=False))
+
+
+def _visible(context, project_id):
+    query = sa.select(MESSAGES).where(MESSAGES.c.deleted == sa.false())
+    if project_id is not None:
+        query = query.where(MESSAGES.c.project_id == project_id)
+    return query
+
+
+def get_all(context, project_id=None, limit=None):
+    """Live messages, newest first (``project_id`` None: all projects)."""
+    query = _visible(context, project_id).order_by(
+        MESSAGES.c.created_at.desc(), MESSAGES.c.id)
+    if limit:
+        query = query.limit(limit)
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(query).mappings().all()
+
+
+def get(context, message_id, project_id=None):
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(_visible(context, project_id).where(
+            MESSAGES.c.id == message_id)).mappings().first()
+
+
+def delete(context, message_id, project_id=None):
+    """Soft-delete one message; False if there is none to delete."""
+    where = [MESSAGES.c.id == message_id, MESSAGES.c.deleted == sa.false()]
+    if project_id is not None:
+        where.append(MESSAGES.c.project_id == project_id)
+    now = timeutils.utcnow()
+    with session.writer.connection.using(context) as conn:
+        return conn.execute(MESSAGES.update().where(*where).values(
+            deleted=True, deleted_at=now, updated_at=now)).rowcount > 0

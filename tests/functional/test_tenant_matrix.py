@@ -1,0 +1,378 @@
+"""Tenant boundaries as a matrix: every route of both APIs, called by the
+owner of what it names, by another project, by an administrator, by a
+reader of the owner's project, with no token and with a token that is not
+one. The expected status of each cell is data below; a route the code
+serves without its row here fails the test (tests.functional.api_routes
+reads the routes from the code).
+
+For another project, a resource of the owner is exactly an unknown id:
+same status, same body but for the id (a path item, a marker, an id in a
+body), so that no answer tells whether another tenant's id exists.
+"""
+import json
+import uuid
+
+from db import models
+from tests import volume_rows as rows
+from tests.functional import api_fixtures
+from tests.functional import api_routes
+from tests.functional import test_placement_base
+from tests.functional import volume_worker_fixture
+
+VERSION = '3.59'
+CALLERS = {
+    'owner': api_fixtures.caller('project-a', 'user-a', VERSION),
+    'other': api_fixtures.caller('project-b', 'user-b', VERSION),
+    'admin': api_fixtures.caller('admin', 'admin', VERSION),
+    'reader': api_fixtures.caller('project-a', 'user-r', VERSION,
+                                  roles='reader'),
+    'none': {'OpenStack-API-Version': 'volume ' + VERSION},
+    'bad-token': {'X-Auth-Token': 'a:b:c',
+                  'OpenStack-API-Version': 'volume ' + VERSION},
+}
+ORDER = ('owner', 'other', 'admin', 'reader', 'none', 'bad-token')
+
+
+def expect(owner, other, admin, reader=None):
+    """The statuses of a row; a reader of the owner's project is answered
+    as the owner (volapi has no read-only role); noauth answers a request
+    without a token with its handshake (204), a bad token with a 401."""
+    return {'owner': owner, 'other': other, 'admin': admin,
+            'reader': owner if reader is None else reader, 'none': 204,
+            'bad-token': 401}
+
+
+# (method, template[, action]) -> (request builder, expected statuses).
+# A marker is looked up in the list being paged: an administrator's list
+# without all_tenants is their own project's, where project-a's marker is
+# not.
+# A builder gets the world (the ids of a fresh set of resources of
+# project-a) and returns (path, body, ids of the owner's in the request).
+def _path(template, **ids):
+    return template.format(**ids)
+
+
+def _volume(w, template, body=None):
+    return (_path(template, volume_id=w['volume'], key='k'), body,
+            [w['volume']])
+
+
+def _snapshot(w, template, body=None):
+    return (_path(template, snapshot_id=w['snapshot']), body,
+            [w['snapshot']])
+
+
+def _attachment(w, template, body=None, which='attachment'):
+    return (_path(template, attachment_id=w[which]), body, [w[which]])
+
+
+def _type(w, template, body=None):
+    return _path(template, type_id=w['type'], key='k'), body, []
+
+
+VOLUME_MATRIX = {
+    ('GET', '/v3/volumes'): (
+        lambda w: ('/v3/volumes?marker=%s' % w['volume'], None,
+                   [w['volume']]), expect(200, 404, 404)),
+    ('GET', '/v3/volumes/detail'): (
+        lambda w: ('/v3/volumes/detail?marker=%s' % w['volume'], None,
+                   [w['volume']]), expect(200, 404, 404)),
+    ('GET', '/v3/volumes/summary'): (
+        lambda w: ('/v3/volumes/summary', None, []),
+        expect(200, 200, 200)),
+    ('POST', '/v3/volumes'): (
+        lambda w: ('/v3/volumes', {'volume': {
+            'size': 1, 'source_volid': w['volume']}}, [w['volume']]),
+        expect(202, 404, 202)),
+    ('GET', '/v3/volumes/{volume_id}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/volumes/{volume_id}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}',
+                          {'volume': {'name': 'n'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/volumes/{volume_id}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}?cascade=true'),
+        expect(202, 404, 202)),
+    ('GET', '/v3/volumes/{volume_id}/metadata'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata'),
+        expect(200, 404, 200)),
+    ('POST', '/v3/volumes/{volume_id}/metadata'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata',
+                          {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/volumes/{volume_id}/metadata'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata',
+                          {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('GET', '/v3/volumes/{volume_id}/metadata/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata/{key}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/volumes/{volume_id}/metadata/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata/{key}',
+                          {'meta': {'k': 'w'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/volumes/{volume_id}/metadata/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata/{key}'),
+        expect(200, 404, 200)),
+    ('GET', '/v3/snapshots'): (
+        lambda w: ('/v3/snapshots?marker=%s' % w['snapshot'], None,
+                   [w['snapshot']]), expect(200, 404, 404)),
+    ('GET', '/v3/snapshots/detail'): (
+        lambda w: ('/v3/snapshots/detail?marker=%s' % w['snapshot'], None,
+                   [w['snapshot']]), expect(200, 404, 404)),
+    ('POST', '/v3/snapshots'): (
+        lambda w: ('/v3/snapshots', {'snapshot': {
+            'volume_id': w['volume']}}, [w['volume']]),
+        expect(202, 404, 202)),
+    ('GET', '/v3/snapshots/{snapshot_id}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}',
+                            {'snapshot': {'name': 'n'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/snapshots/{snapshot_id}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
+        expect(202, 404, 202)),
+    ('GET', '/v3/attachments'): (
+        lambda w: ('/v3/attachments?marker=%s' % w['attachment'], None,
+                   [w['attachment']]), expect(200, 404, 404)),
+    ('GET', '/v3/attachments/detail'): (
+        lambda w: ('/v3/attachments/detail?marker=%s' % w['attachment'],
+                   None, [w['attachment']]), expect(200, 404, 404)),
+    ('POST', '/v3/attachments'): (
+        lambda w: ('/v3/attachments', {'attachment': {
+            'volume_uuid': w['volume'], 'instance_uuid': w['instance']}},
+            [w['volume']]), expect(200, 404, 200)),
+    ('GET', '/v3/attachments/{attachment_id}'): (
+        lambda w: _attachment(w, '/v3/attachments/{attachment_id}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/attachments/{attachment_id}'): (
+        lambda w: _attachment(w, '/v3/attachments/{attachment_id}', {
+            'attachment': {'connector': {'host': 'h'}}}, 'reserved'),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/attachments/{attachment_id}'): (
+        lambda w: _attachment(w, '/v3/attachments/{attachment_id}'),
+        expect(200, 404, 200)),
+    ('GET', '/v3/types'): (
+        lambda w: ('/v3/types', None, []), expect(200, 200, 200)),
+    ('POST', '/v3/types'): (
+        lambda w: ('/v3/types', {'volume_type': {
+            'name': 'new-%s' % uuid.uuid4().hex[:8]}}, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/types/{type_id}'): (
+        lambda w: _type(w, '/v3/types/{type_id}'), expect(200, 200, 200)),
+    ('PUT', '/v3/types/{type_id}'): (
+        lambda w: _type(w, '/v3/types/{type_id}',
+                        {'volume_type': {'description': 'd'}}),
+        expect(403, 403, 200)),
+    ('DELETE', '/v3/types/{type_id}'): (
+        lambda w: _type(w, '/v3/types/{type_id}'), expect(403, 403, 202)),
+    ('GET', '/v3/types/{type_id}/extra_specs'): (
+        lambda w: _type(w, '/v3/types/{type_id}/extra_specs'),
+        expect(200, 200, 200)),
+    ('POST', '/v3/types/{type_id}/extra_specs'): (
+        lambda w: _type(w, '/v3/types/{type_id}/extra_specs',
+                        {'extra_specs': {'a': 'b'}}),
+        expect(403, 403, 200)),
+    ('GET', '/v3/types/{type_id}/extra_specs/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/extra_specs/{key}'),
+        expect(200, 200, 200)),
+    ('PUT', '/v3/types/{type_id}/extra_specs/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/extra_specs/{key}',
+                        {'k': 'w'}), expect(403, 403, 200)),
+    ('DELETE', '/v3/types/{type_id}/extra_specs/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/extra_specs/{key}'),
+        expect(403, 403, 202)),
+    ('GET', '/v3/limits'): (
+        lambda w: ('/v3/limits?project_id=project-a', None, []),
+        expect(200, 403, 200)),
+    ('POST', '/v3/workers/cleanup'): (
+        lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
+}
+
+# POST .../action, per action: (template, action) -> (argument, the world
+# key of the resource acted on, expected statuses).
+_VOLUME_ACTION = '/v3/volumes/{volume_id}/action'
+ACTION_MATRIX = {
+    (_VOLUME_ACTION, 'os-extend'): (
+        {'new_size': 2}, 'volume', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-reserve'): (None, 'volume', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-unreserve'): (
+        None, 'attaching', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-begin_detaching'): (
+        None, 'in_use', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-roll_detaching'): (
+        None, 'detaching', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-attach'): (
+        {'instance_uuid': '<instance>', 'mountpoint': '/dev/vdb'},
+        'attaching', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-detach'): (
+        {'attachment_id': '<attachment>'}, 'in_use',
+        expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-reset_status'): (
+        {'status': 'error'}, 'volume', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'os-retype'): (
+        {'new_type': '<type>'}, 'volume', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-update_readonly_flag'): (
+        {'readonly': True}, 'volume', expect(202, 404, 202)),
+    ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (
+        {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
+    ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
+        None, 'snapshot', expect(403, 404, 202)),
+    ('/v3/attachments/{attachment_id}/action', 'os-complete'): (
+        None, 'connected', expect(204, 404, 204)),
+}
+# The methods of the handlers that take any (and refuse the others).
+ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
+                     '/v3/volumes/summary': 'GET',
+                     '/v3/snapshots/detail': 'GET',
+                     '/v3/attachments/detail': 'GET',
+                     '/v3/workers/cleanup': 'POST'}
+
+
+class VolumeTenantMatrixTest(api_fixtures.APITestCase):
+    """With a volume worker answering, so that accepted requests are
+    carried out as in a deployment."""
+
+    def setUp(self):
+        super().setUp()
+        self.driver = self.useFixture(
+            volume_worker_fixture.RunningWorker(self)).worker.driver
+
+    def world(self):
+        """A fresh set of project-a's resources, by role, with their
+        files."""
+        context = self.context
+        volume = rows.volume(context, project_id='project-a')
+        rows.insert(context, models.VolumeMetadata, volume_id=volume.id,
+                    key='k', value='v')
+        in_use = rows.volume(context, project_id='project-a',
+                             status='in-use', attach_status='attached')
+        attachment = rows.attachment(context, in_use)
+        attaching = rows.volume(context, project_id='project-a',
+                                status='attaching')
+        detaching = rows.volume(context, project_id='project-a',
+                                status='detaching', attach_status='attached')
+        rows.attachment(context, detaching)
+        reserved_volume = rows.volume(context, project_id='project-a',
+                                      status='reserved')
+        reserved = rows.attachment(context, reserved_volume,
+                                   attach_status='reserved')
+        connected_volume = rows.volume(context, project_id='project-a',
+                                       status='attaching')
+        connected = rows.attachment(context, connected_volume,
+                                    attach_status='attaching',
+                                    connector='{"host": "h"}')
+        for made in (volume, in_use, attaching, detaching, reserved_volume,
+                     connected_volume):
+            self.driver.create_volume(made)
+        snapshot = rows.snapshot(context, volume)
+        self.driver.create_snapshot(snapshot, volume)
+        type_id = rows.volume_type(context)
+        rows.insert(context, models.VolumeTypeExtraSpec,
+                    volume_type_id=type_id, key='k', value='v')
+        return {'volume': volume.id, 'in_use': in_use.id,
+                'attachment': attachment.id, 'attaching': attaching.id,
+                'detaching': detaching.id, 'reserved': reserved.id,
+                'connected': connected.id,
+                'snapshot': snapshot.id,
+                'type': type_id, 'type_name': 'type-%s' % type_id[:8],
+                'instance': str(uuid.uuid4())}
+
+    def call(self, method, path, body, caller):
+        return self.app.request(
+            path, method=method, headers=dict(CALLERS[caller], **{
+                'Content-Type': 'application/json'}),
+            body=b'' if body is None else json.dumps(body).encode(),
+            expect_errors=True)
+
+    def test_every_route_has_a_row(self):
+        action_paths = api_routes.volume_actions_by_path()
+        served = {(ANY_METHOD_ROUTES.get(path, method), path)
+                  for method, path in api_routes.volume_routes()
+                  if path not in action_paths}
+        self.assertEqual(sorted(served), sorted(VOLUME_MATRIX))
+        actions = {(path, name)
+                   for path, names in api_routes.volume_actions_by_path()
+                   .items() for name in names}
+        self.assertEqual(sorted(actions), sorted(ACTION_MATRIX))
+
+    def test_routes(self):
+        for (method, _template), (build, expected) in VOLUME_MATRIX.items():
+            for caller in ORDER:
+                self.check_cell(method, build, caller, expected[caller])
+
+    def test_actions(self):
+        for (template, action), (argument, target, expected) in \
+                ACTION_MATRIX.items():
+            def build(world, template=template, action=action,
+                      argument=argument, target=target):
+                filled = _filled(argument, world)
+                path = template.format(volume_id=world[target],
+                                       snapshot_id=world[target],
+                                       attachment_id=world[target])
+                return path, {action: filled}, [world[target]]
+            for caller in ORDER:
+                self.check_cell('POST', build, caller, expected[caller])
+
+    def check_cell(self, method, build, caller, expected):
+        world = self.world()
+        path, body, owned = build(world)
+        response = self.call(method, path, body, caller)
+        self.assertEqual(expected, response.status_int,
+                         '%s %s as %s: %s' % (method, path, caller,
+                                              response.text[:300]))
+        if caller == 'other' and owned:
+            self.assert_same_as_unknown(method, path, body, owned, response)
+
+    def assert_same_as_unknown(self, method, path, body, owned, response):
+        """Another project's ids answer exactly as unknown ids."""
+        text = json.dumps(body)
+        answer = response.text
+        for ident in owned:
+            unknown = str(uuid.uuid4())
+            path = path.replace(ident, unknown)
+            text = text.replace(ident, unknown)
+            answer = answer.replace(ident, unknown)
+        unknown_response = self.call(method, path, json.loads(text), 'other')
+        self.assertEqual(
+            (unknown_response.status_int, unknown_response.text),
+            (response.status_int, answer), '%s %s' % (method, path))
+
+
+def _filled(argument, world):
+    if isinstance(argument, dict):
+        return {k: _filled(v, world) for k, v in argument.items()}
+    if isinstance(argument, str) and argument.startswith('<'):
+        key = argument[1:-1]
+        return world['type_name'] if key == 'type' else world[key]
+    return argument
+
+
+class PlacementTenantMatrixTest(test_placement_base.PlacementTestCase):
+    """Placement is an administrators' API: any other caller is a 403 on
+    every route, no token or a bad one a 401."""
+
+    def test_every_route(self):
+        rp = self.create_provider('matrix')['uuid']
+        self.set_inventory(rp, {'DISK_GB': {'total': 10}})
+        paths = {'{uuid}': rp, '{consumer_uuid}': str(uuid.uuid4()),
+                 '{resource_class}': 'DISK_GB', '{name}': 'CUSTOM_MATRIX'}
+        for method, template in api_routes.placement_routes():
+            path = template
+            for item, value in paths.items():
+                path = path.replace(item, value)
+            for token, status in (('user-a:project-a', 403), (None, 401),
+                                  ('a:b:c', 401)):
+                response = self.request(method, path, body={}
+                                        if method in ('PUT', 'POST')
+                                        else None, token=token)
+                self.assertError(response, status)
+            # An administrator gets past authorization (whatever the empty
+            # body then gets).
+            response = self.request(method, path, body={}
+                                    if method in ('PUT', 'POST') else None)
+            self.assertNotIn(response.status_int, (401, 403, 500),
+                             '%s %s: %s' % (method, path, response.text))

@@ -1,0 +1,253 @@
+"""Volumes on placement: pools as providers, scheduling, claims written
+with the state change that needs them, user messages."""
+import sqlalchemy as sa
+
+from db import models
+from db import session
+from objects.placement import aggregate as agg_obj
+from objects.placement import allocation as alloc_obj
+from objects.placement import resource_provider as rp_obj
+from objects.placement import trait as trait_obj
+from tests.functional import api_fixtures
+from tests.functional import placement_invariant as invariant
+from tests.functional import volume_worker_fixture as vwf
+from volapi.volume import pools
+
+ADMIN = api_fixtures.ADMIN
+ROOT = 'worker-1@file'
+
+
+def host(pool):
+    return '%s#%s' % (ROOT, pool)
+
+
+class PlacementTestCase(api_fixtures.APITestCase):
+    # Two pools with room for 10 and 30 GiB, thick (allocation ratio 1).
+    pool_options = {'file_pools': ['small:10', 'big:30'],
+                    'max_over_subscription_ratio': 1.0}
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(invariant.PoolInvariant(self))
+        # Quota is tested on its own: here it stays out of the way.
+        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
+
+    def create(self, size=1, expect=202, headers=None, **fields):
+        return self.create_volume(headers=headers, expect=expect, size=size,
+                                  **fields)
+
+    def allocation(self, consumer):
+        return alloc_obj.get_for_consumer(self.context, consumer)
+
+
+class PoolsTest(PlacementTestCase):
+
+    def test_pools_are_children_of_the_backend(self):
+        root = rp_obj.get_by_uuid(self.context, pools.provider_uuid(ROOT))
+        self.assertEqual(ROOT, root.name)
+        for pool, total in (('small', 10), ('big', 30)):
+            provider = rp_obj.get_by_uuid(self.context,
+                                          pools.provider_uuid(host(pool)))
+            self.assertEqual((host(pool), root.uuid, root.uuid),
+                             (provider.name, provider.parent_provider_uuid,
+                              provider.root_provider_uuid))
+            self.assertEqual((total, 0, 1.0, 0), tuple(
+                invariant.disk_gb(self.context, host(pool))))
+            traits = {t['name'] for t in trait_obj.get_all_for_provider(
+                self.context, provider.id)}
+            self.assertEqual({'CUSTOM_VOLAPI_BACKEND_FILE',
+                              pools.THIN_TRAIT, pools.MULTIATTACH_TRAIT},
+                             traits)
+            self.assertEqual([pools.zone_aggregate('nova')],
+                             agg_obj.get_for_provider(self.context,
+                                                      provider.id))
+
+    def test_report_changes_only_what_changed(self):
+        provider = rp_obj.get_by_uuid(self.context,
+                                      pools.provider_uuid(host('small')))
+        self.pools.reporter.report()
+        self.assertEqual(provider.generation, rp_obj.get_by_uuid(
+            self.context, provider.uuid).generation)
+        self.config.set('volume', reserved_percentage=10,
+                        max_over_subscription_ratio=2.0)
+        self.pools.reporter.report()
+        self.assertEqual((10, 1, 2.0, 0), tuple(
+            invariant.disk_gb(self.context, host('small'))))
+
+    def test_every_pool_is_a_provider(self):
+        names = {rp.name for rp in rp_obj.get_all_by_filters(self.context)}
+        self.assertEqual({ROOT, host('small'), host('big')}, names)
+
+
+class ScheduleTest(PlacementTestCase):
+
+    def test_most_free_pool_first_and_claimed(self):
+        volume = self.create(size=4).json['volume']
+        row = self.app.get('/v3/volumes/%s' % volume['id'],
+                           headers=ADMIN).json['volume']
+        self.assertEqual(host('big'), row['os-vol-host-attr:host'])
+        held = self.allocation(volume['id'])
+        self.assertEqual(
+            {pools.provider_uuid(host('big')): {pools.DISK_GB: 4}},
+            {rp: a['resources'] for rp, a in held['allocations'].items()})
+        self.assertEqual((self.project, 'user-a'),
+                         (held['project_id'], held['user_id']))
+        self.assertEqual(4, invariant.disk_gb(self.context,
+                                              host('big')).allocated)
+
+    def test_least_free_weigher_packs(self):
+        self.config.set('volume', pool_weigher='least_free')
+        volume = self.create(size=4).json['volume']
+        self.assertIn(pools.provider_uuid(host('small')),
+                      self.allocation(volume['id'])['allocations'])
+
+    def test_full_pools_are_skipped(self):
+        self.create(size=25)  # big: 5 left, small: 10
+        self.create(size=8)   # only small has room
+        volume = self.create(size=5).json['volume']  # big again
+        self.assertIn(pools.provider_uuid(host('big')),
+                      self.allocation(volume['id'])['allocations'])
+
+    def test_no_pool_with_room_leaves_the_volume_in_error(self):
+        volume = self.create(size=31).json['volume']
+        self.assertEqual('error', volume['status'])
+        self.assertIsNone(self.allocation(volume['id']))
+        messages = self.app.get('/v3/messages', headers=api_fixtures.caller(
+            self.project, version='3.3')).json['messages']
+        self.assertEqual(1, len(messages))
+        self.assertEqual(
+            ('VOLUME', volume['id'], 'VOLUME_VOLUME_001_003', 'ERROR',
+             'schedule allocate volume:Could not find any available '
+             'weighted backend.'),
+            tuple(messages[0][k] for k in (
+                'resource_type', 'resource_uuid', 'event_id',
+                'message_level', 'user_message')))
+        # Before 3.3 there are no messages; another project sees none.
+        self.app.get('/v3/messages', headers=self.owner, status=404)
+        self.assertEqual([], self.app.get(
+            '/v3/messages', headers=api_fixtures.caller(
+                'project-b', version='3.3')).json['messages'])
+        url = '/v3/messages/%s' % messages[0]['id']
+        self.app.delete(url, headers=api_fixtures.caller(
+            self.project, version='3.3'), status=204)
+        self.app.get(url, headers=api_fixtures.caller(
+            self.project, version='3.3'), status=404)
+
+    def test_type_traits_are_required(self):
+        self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'fast', 'extra_specs': {
+                'trait:CUSTOM_FAST': 'required'}}}, headers=ADMIN)
+        self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'filed', 'extra_specs': {
+                'volume_backend_name': 'file'}}}, headers=ADMIN)
+        self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'elsewhere', 'extra_specs': {
+                'volume_backend_name': 'ceph'}}}, headers=ADMIN)
+        # No pool has CUSTOM_FAST, nor the ceph backend's trait.
+        for name in ('fast', 'elsewhere'):
+            self.assertEqual('error', self.create(
+                volume_type=name).json['volume']['status'])
+        self.assertEqual('creating', self.create(
+            volume_type='filed').json['volume']['status'])
+        trait_obj.create(self.context, 'CUSTOM_FAST')
+        small = rp_obj.get_by_uuid(self.context,
+                                   pools.provider_uuid(host('small')))
+        trait_obj.set_for_provider(self.context, small, [
+            'CUSTOM_FAST', 'CUSTOM_VOLAPI_BACKEND_FILE'])
+        volume = self.create(volume_type='fast').json['volume']
+        self.assertIn(small.uuid,
+                      self.allocation(volume['id'])['allocations'])
+
+    def test_another_availability_zone_has_no_pool(self):
+        self.config.set('api', storage_availability_zone='az2')
+        self.assertEqual('error', self.create().json['volume']['status'])
+
+
+class LifeTest(PlacementTestCase):
+    """With a running worker: what each step holds."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(vwf.RunningWorker(self))
+
+    def wait(self, volume_id, status):
+        return vwf.wait_for(
+            lambda: self.app.get('/v3/volumes/%s' % volume_id,
+                                 headers=self.owner).json['volume'],
+            lambda v: v['status'] == status)
+
+    def wait_gone(self, path):
+        vwf.wait_for(lambda: self.app.get(path, headers=self.owner,
+                                          expect_errors=True).status_int,
+                     lambda status: status == 404)
+
+    def test_create_extend_snapshot_clone_delete(self):
+        volume = self.create(size=2).json['volume']
+        self.wait(volume['id'], 'available')
+        self.app.post_json('/v3/volumes/%s/action' % volume['id'],
+                           {'os-extend': {'new_size': 3}},
+                           headers=self.owner, status=202)
+        # The pool holds the new size from the request on.
+        self.assertEqual(3, invariant.disk_gb(self.context,
+                                              host('big')).allocated)
+        self.wait(volume['id'], 'available')
+        snapshot = self.app.post_json('/v3/snapshots', {'snapshot': {
+            'volume_id': volume['id']}}, headers=self.owner,
+            status=202).json['snapshot']
+        self.assertEqual(6, invariant.disk_gb(self.context,
+                                              host('big')).allocated)
+        vwf.wait_for(lambda: self.app.get(
+            '/v3/snapshots/%s' % snapshot['id'],
+            headers=self.owner).json['snapshot']['status'],
+            lambda status: status == 'available')
+        # A volume from the snapshot goes to its pool, though 'small' has
+        # more room now.
+        clone = self.create(size=3, snapshot_id=snapshot['id']).json[
+            'volume']
+        self.assertIn(pools.provider_uuid(host('big')),
+                      self.allocation(clone['id'])['allocations'])
+        self.wait(clone['id'], 'available')
+        self.app.delete('/v3/volumes/%s' % clone['id'], headers=self.owner,
+                        status=202)
+        self.app.delete('/v3/snapshots/%s' % snapshot['id'],
+                        headers=self.owner, status=202)
+        self.wait_gone('/v3/snapshots/%s' % snapshot['id'])
+        self.wait_gone('/v3/volumes/%s' % clone['id'])
+        self.app.delete('/v3/volumes/%s' % volume['id'],
+                        headers=self.owner, status=202)
+        self.wait_gone('/v3/volumes/%s' % volume['id'])
+        self.assertEqual(0, invariant.disk_gb(self.context,
+                                              host('big')).allocated)
+        self.assertIsNone(self.allocation(volume['id']))
+
+    def test_extend_beyond_the_pool_is_refused_up_front(self):
+        volume = self.create(size=25).json['volume']
+        self.wait(volume['id'], 'available')
+        message = self.fault(self.app.post_json(
+            '/v3/volumes/%s/action' % volume['id'],
+            {'os-extend': {'new_size': 31}}, headers=self.owner,
+            status=400), 400)
+        self.assertIn('no room for 31 GiB', message)
+        self.assertEqual('available', self.wait(volume['id'],
+                                                'available')['status'])
+        self.assertEqual(25, invariant.disk_gb(self.context,
+                                               host('big')).allocated)
+
+    def test_reset_status_gives_back_an_unfinished_extend(self):
+        volume = self.create(size=2).json['volume']
+        self.wait(volume['id'], 'available')
+        with session.writer.connection.using(self.context) as conn:
+            # An extend whose worker never ran: 'extending', holding 5.
+            conn.execute(sa.update(models.Volume.__table__).where(
+                models.Volume.__table__.c.id == volume['id']).values(
+                status='extending'))
+        from volapi.volume import claims
+        import objects
+        with session.writer.connection.using(self.context):
+            claims.resize_volume(self.context, objects.Volume.get_by_id(
+                self.context, volume['id']), 5)
+        self.app.post_json('/v3/admin/volumes/%s/action' % volume['id'],
+                           {'os-reset_status': {'status': 'available'}},
+                           headers=ADMIN, status=202)
+        self.assertEqual(2, invariant.disk_gb(self.context,
+                                              host('big')).allocated)

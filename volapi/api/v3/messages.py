@@ -1,0 +1,100 @@
+"""/v3/[{project_id}/]messages (3.3+): Cinder's user messages, e.g. why a
+volume went to 'error' without a worker ever seeing it (no pool had room).
+"""
+import pecan
+
+from objects import message
+from volapi.api import errors
+from volapi.api import policy
+from volapi.api import rest
+from volapi.policies import messages as policies
+
+MIN_VERSION = (3, 3)
+
+
+def _check_version(request):
+    if request.api_version < MIN_VERSION:
+        raise errors.NotFound('API version %d.%d is not supported on this '
+                              'method.' % tuple(request.api_version)[:2])
+
+
+def _view(request, row):
+    url = request.host_url + '/v3/%s/messages/%s' % (row['project_id'],
+                                                      row['id'])
+    return {'id': row['id'], 'resource_type': row['resource_type'],
+            'resource_uuid': row['resource_uuid'],
+            'request_id': row['request_id'],
+            'event_id': row['event_id'],
+            'message_level': row['message_level'],
+            'user_message': message.user_message(row['action_id'],
+                                                 row['detail_id']),
+            'created_at': row['created_at'].isoformat(),
+            'guaranteed_until': row['expires_at'].isoformat()
+            if row['expires_at'] else None,
+            'links': [{'href': url, 'rel': 'self'}]}
+
+
+def _scope(context):
+    """The project whose messages the caller sees; None (all) for an
+    admin."""
+    return None if context.is_admin else context.project_id
+
+
+class MessageController:
+
+    def __init__(self, message_id):
+        self.message_id = message_id
+
+    @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def show(self):
+        request = pecan.request
+        _check_version(request)
+        context = request.ctx
+        row = message.get(context, self.message_id, _scope(context))
+        if row is None:
+            raise errors.NotFound('Message %s could not be found.'
+                                  % self.message_id)
+        policy.authorize(context, policies.GET,
+                         {'project_id': row['project_id']})
+        return {'message': _view(request, row)}
+
+    @index.when(method='DELETE')
+    @rest.json(204)
+    def delete(self):
+        request = pecan.request
+        _check_version(request)
+        context = request.ctx
+        row = message.get(context, self.message_id, _scope(context))
+        if row is None:
+            raise errors.NotFound('Message %s could not be found.'
+                                  % self.message_id)
+        policy.authorize(context, policies.DELETE,
+                         {'project_id': row['project_id']})
+        message.delete(context, self.message_id, _scope(context))
+
+
+class MessagesController:
+
+    @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def get_all(self, **params):
+        request = pecan.request
+        _check_version(request)
+        context = request.ctx
+        policy.authorize(context, policies.GET_ALL,
+                         {'project_id': context.project_id})
+        rows = message.get_all(context, _scope(context))
+        return {'messages': [_view(request, row) for row in rows]}
+
+    @pecan.expose()
+    def _lookup(self, message_id, *remainder):
+        return MessageController(message_id), remainder

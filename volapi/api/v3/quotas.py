@@ -1,0 +1,188 @@
+"""/v3/[{project_id}/]os-quota-sets and os-quota-class-sets: Cinder's quota
+API over objects.quota.
+
+The resources are ``volumes``, ``snapshots``, ``gigabytes`` and
+``per_volume_gigabytes``; a limit is a whole number, -1 for none. Usage
+(``?usage=True``) is what the project holds as objects.quota reports it:
+counted from placement, or the legacy count (``[quota]
+count_usage_from_placement``). Limits are enforced by the claims
+themselves (volapi.volume.claims), in their transactions.
+"""
+import re
+
+import pecan
+from oslo_config import cfg
+from oslo_utils import strutils
+
+from objects import quota
+from volapi.api import errors
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
+from volapi.policies import quotas as policies
+
+CONF = cfg.CONF
+MAX_LIMIT = 2 ** 31 - 1
+# What clients send beside the limits (Cinder ignores them too).
+NON_QUOTA_KEYS = ('id', 'tenant_id', 'class_name')
+
+
+def _limits_from_body(body, key):
+    if not isinstance(body, dict) or not isinstance(body.get(key), dict):
+        raise errors.BadRequest("Missing required element '%s' in request "
+                                "body." % key)
+    wanted = {k: v for k, v in body[key].items()
+              if k not in NON_QUOTA_KEYS}
+    bad = sorted(set(wanted) - set(quota.RESOURCES))
+    if bad:
+        raise errors.BadRequest('Bad key(s) in quota set: %s'
+                                % ','.join(bad))
+    limits = {}
+    for name, value in wanted.items():
+        number = _integer(value)
+        if number is None:
+            raise errors.BadRequest('Invalid input received: Quota limit '
+                                    '%s for %s must be an integer.'
+                                    % (value, name))
+        if not -1 <= number <= MAX_LIMIT:
+            raise errors.BadRequest(
+                'Invalid input received: Quota limit %s for %s must be '
+                'between -1 and %d.' % (number, name, MAX_LIMIT))
+        limits[name] = number
+    return limits
+
+
+def _integer(value):
+    """``value`` as an int (a JSON number or a string of digits), or
+    None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r'\s*-?\d+\s*', value):
+        return int(value)
+    return None
+
+
+def _usage_view(limits, in_use):
+    return {name: {'limit': limits[name], 'in_use': in_use.get(name, 0),
+                   'reserved': 0, 'allocated': 0}
+            for name in quota.RESOURCES}
+
+
+class QuotaSetController:
+
+    def __init__(self, project_id):
+        self.project_id = project_id
+
+    @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def show(self, usage='False', **params):
+        context = pecan.request.ctx
+        policy.authorize(context, policies.SHOW,
+                         {'project_id': self.project_id})
+        limits = quota.project_limits(context, CONF, self.project_id)
+        try:
+            with_usage = strutils.bool_from_string(usage, strict=True)
+        except ValueError:
+            raise errors.BadRequest('Invalid input received: usage must be '
+                                    'a boolean, not %r.' % usage) from None
+        if with_usage:
+            body = _usage_view(limits, quota.reported_usage(
+                context, CONF, self.project_id))
+        else:
+            body = dict(limits)
+        body['id'] = self.project_id
+        return {'quota_set': body}
+
+    @index.when(method='PUT')
+    @rest.json(200)
+    def update(self):
+        request = pecan.request
+        context = request.ctx
+        policy.authorize(context, policies.UPDATE,
+                         {'project_id': self.project_id})
+        limits = _limits_from_body(validation.parse_body(request),
+                                   'quota_set')
+        in_use = quota.reported_usage(context, CONF, self.project_id)
+        for name, limit in limits.items():
+            # Cinder's check; the claims enforce the limit in any case.
+            if name in quota.COUNTED and limit != -1 and \
+                    limit < in_use[name]:
+                raise errors.BadRequest(
+                    'Invalid input received: Quota %s limit must be equal '
+                    'or greater than existing resources.' % name)
+        quota.set_limits(context, quota.PROJECT, self.project_id, limits)
+        return {'quota_set': quota.project_limits(context, CONF,
+                                                  self.project_id)}
+
+    @index.when(method='DELETE')
+    @rest.json(200)
+    def delete(self):
+        context = pecan.request.ctx
+        policy.authorize(context, policies.DELETE,
+                         {'project_id': self.project_id})
+        quota.delete_limits(context, quota.PROJECT, self.project_id)
+        return {}
+
+    @pecan.expose()
+    @rest.json(200)
+    def defaults(self, **params):
+        request = pecan.request
+        if request.method != 'GET':
+            raise errors.MethodNotAllowed()
+        context = request.ctx
+        policy.authorize(context, policies.SHOW,
+                         {'project_id': self.project_id})
+        body = quota.class_limits(context, CONF)
+        body['id'] = self.project_id
+        return {'quota_set': body}
+
+
+class QuotaSetsController:
+
+    @pecan.expose()
+    def _lookup(self, project_id, *remainder):
+        return QuotaSetController(project_id), remainder
+
+
+class QuotaClassSetController:
+
+    def __init__(self, class_name):
+        self.class_name = class_name
+
+    @pecan.expose(generic=True)
+    def index(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def show(self, **params):
+        context = pecan.request.ctx
+        policy.authorize(context, policies.CLASSES)
+        body = quota.class_limits(context, CONF, self.class_name)
+        body['id'] = self.class_name
+        return {'quota_class_set': body}
+
+    @index.when(method='PUT')
+    @rest.json(200)
+    def update(self):
+        request = pecan.request
+        context = request.ctx
+        policy.authorize(context, policies.CLASSES)
+        limits = _limits_from_body(validation.parse_body(request),
+                                   'quota_class_set')
+        quota.set_limits(context, quota.CLASS, self.class_name, limits)
+        return {'quota_class_set': quota.class_limits(context, CONF,
+                                                      self.class_name)}
+
+
+class QuotaClassSetsController:
+
+    @pecan.expose()
+    def _lookup(self, class_name, *remainder):
+        return QuotaClassSetController(class_name), remainder

@@ -1,0 +1,1 @@
+"""The WSGI layers both APIs share (volapi.middleware.stack composes them)."""

@@ -1,0 +1,96 @@
+"""The WSGI layers in front of each API, the same for both; oslo.middleware
+where it has the layer. Outermost first:
+
+- ``oslo_middleware.RequestId``: ``req-<uuid>`` in ``openstack.request_id``
+  and the response header; a well-formed inbound ``X-OpenStack-Request-Id``
+  is kept as the global request id (RequestContext.from_environ reads both);
+- ``oslo_middleware.CORS``, only when ``[cors] allowed_origin`` is set;
+- ``oslo_middleware.HTTPProxyToWSGI``, only when ``[oslo_middleware]
+  enable_proxy_headers_parsing`` is set: behind a TLS proxy, links say
+  ``https://``;
+- ``/healthcheck`` answered by ``oslo_middleware.Healthcheck``;
+- the body size limit (oslo.middleware's sizelimit cannot have one limit
+  per API in one process, nor answer in each API's error format): a body
+  larger than the API's limit is a 413 in that format;
+- volapi.middleware.replay (a request that met a database outage before it
+  wrote runs again).
+
+Each API passes its limit and ``fault(environ, start_response, status,
+message)``, which answers in its error format.
+"""
+import io
+
+from oslo_middleware import cors
+from oslo_middleware import healthcheck
+from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import request_id
+
+from volapi.middleware import replay
+
+HEALTHCHECK_PATH = '/healthcheck'
+
+
+class BodySizeLimit:
+    """413 for a body larger than ``limit`` bytes, announced (Content-Length)
+    or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
+    and handed on with its length)."""
+
+    def __init__(self, application, limit, fault):
+        self.application = application
+        self.limit = limit
+        self.fault = fault
+
+    def __call__(self, environ, start_response):
+        length = environ.get('CONTENT_LENGTH')
+        if length:
+            if length.isdigit() and int(length) > self.limit:
+                return self._too_large(environ, start_response)
+        elif environ.get('HTTP_TRANSFER_ENCODING', '').lower() == 'chunked':
+            body = environ['wsgi.input'].read(self.limit + 1)
+            if len(body) > self.limit:
+                return self._too_large(environ, start_response)
+            environ['wsgi.input'] = io.BytesIO(body)
+            environ['CONTENT_LENGTH'] = str(len(body))
+            del environ['HTTP_TRANSFER_ENCODING']
+        return self.application(environ, start_response)
+
+    def _too_large(self, environ, start_response):
+        return self.fault(environ, start_response, 413,
+                          'Request is too large: the body is larger than %d '
+                          'bytes.' % self.limit)
+
+
+class Healthcheck:
+    """``GET /healthcheck`` (under the API's mount point) answered by
+    oslo.middleware's Healthcheck ([healthcheck] options); every other
+    path goes on to ``application``."""
+
+    def __init__(self, application, conf):
+        self.application = application
+        self.check = healthcheck.Healthcheck(None, conf)
+
+    def __call__(self, environ, start_response):
+        if environ.get('PATH_INFO') == HEALTHCHECK_PATH:
+            return self.check(environ, start_response)
+        return self.application(environ, start_response)
+
+
+class RequestId(request_id.RequestId):
+    """oslo.middleware's, also answering in the headers an API has always
+    used (``compat_headers``)."""
+
+    def __init__(self, application, conf, compat_headers=()):
+        super().__init__(application, conf)
+        self.compat_headers = list(compat_headers)
+
+
+def wrap(application, conf, body_limit, fault, compat_request_id_headers=()):
+    """``application`` behind the shared layers (see the module text)."""
+    application = replay.Replay(application)
+    application = BodySizeLimit(application, body_limit, fault)
+    application = Healthcheck(application, conf)
+    if conf.oslo_middleware.enable_proxy_headers_parsing:
+        application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf)
+    if conf.cors.allowed_origin:
+        application = cors.CORS(application, conf)
+    return RequestId(application, conf, compat_request_id_headers)

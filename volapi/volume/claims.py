@@ -1,0 +1,174 @@
+"""What volumes and snapshots hold: a DISK_GB allocation on their pool
+(the consumer is the volume or snapshot, with its project and user) and
+their share of their project's quota usage.
+
+Each function runs inside the caller's transaction, the one whose
+compare-and-swap makes the state change that needs the claim or release:
+the project's usage row first (its compare-and-swap checks the quota and
+queues the project's claims), then the pool's provider (placement's
+compare-and-swap checks the capacity). Every writer takes them in that
+order, so two never wait for each other in a cycle.
+"""
+from oslo_config import cfg
+
+from db import api as db_api
+from db import models
+from objects import message
+from objects import quota
+from objects.placement import allocation as alloc_obj
+from objects.placement import consumer as consumer_obj
+from volapi.volume import pools
+
+CONF = cfg.CONF
+VOLUME_CONSUMER = 'VOLUME'
+SNAPSHOT_CONSUMER = 'SNAPSHOT'
+
+
+class NoRoom(Exception):
+    """The pool cannot hold the claim (or is not on placement)."""
+
+    def __init__(self, host, reason):
+        self.host = host
+        super().__init__('pool %s: %s' % (host, reason))
+
+
+class _ClaimWriter(alloc_obj.AllocationWriter):
+    # Writes apart from the provider's swap: a miss is then explained at
+    # once (no capacity) instead of sending the whole claim round again.
+    carry_writes = False
+
+
+def _write(context, consumer_id, host, size, project_id, user_id,
+           consumer_type, generation):
+    provider = pools.provider_uuid(host)
+    request = alloc_obj.ConsumerAllocations(
+        consumer_id, {provider: {pools.DISK_GB: size}}, project_id=project_id,
+        user_id=user_id, generation=generation, consumer_type=consumer_type)
+    try:
+        _ClaimWriter(context, [request]).write()
+    except alloc_obj.AllocationProviderNotFound:
+        raise NoRoom(host, 'not on placement') from None
+    except alloc_obj.InvalidInventory:
+        raise NoRoom(host, 'no room for %d GiB' % size) from None
+
+
+def write_allocation(context, consumer_id, host, size, project_id, user_id,
+                     consumer_type):
+    """The allocation of a consumer that holds none yet (the online
+    migration's)."""
+    _write(context, consumer_id, host, size, project_id, user_id,
+           consumer_type, None)
+
+
+def _release(context, consumer_id):
+    """Remove the consumer's allocations; the DISK_GB they held."""
+    held = _held(context, consumer_id)
+    if held:
+        alloc_obj.delete_for_consumer(context, consumer_id)
+    return held
+
+
+def _held(context, consumer_id):
+    held = alloc_obj.get_for_consumer(context, consumer_id)
+    if held is None:
+        return 0
+    return sum(resources['resources'].get(pools.DISK_GB, 0)
+               for resources in held['allocations'].values())
+
+
+# -- volumes -------------------------------------------------------------------
+
+def claim_volume(context, volume):
+    """A new volume (``volume.host`` the pool chosen): one more volume and
+    its size for the project, its allocation on the pool. OverQuota or
+    NoRoom."""
+    quota.charge(context, CONF, volume.project_id, volumes=1,
+                 gigabytes=volume.size, size=volume.size)
+    _write(context, volume.id, volume.host, volume.size, volume.project_id,
+           volume.user_id, VOLUME_CONSUMER, None)
+
+
+def count_volume(context, volume):
+    """A new volume that no pool could hold (it is in 'error' at once): it
+    counts against ``volumes`` only, and a user message says why.
+    OverQuota."""
+    quota.charge(context, CONF, volume.project_id, volumes=1)
+    message.record(context, volume.project_id, 'VOLUME', volume.id,
+                   message.SCHEDULE_ALLOCATE_VOLUME,
+                   message.NO_BACKEND_AVAILABLE)
+
+
+def resize_volume(context, volume, new_size, enforce=True):
+    """Extend: the allocation grows to ``new_size`` (checked against the
+    quota and the pool, with ``enforce``) or, after a failed extend or a
+    reset, goes back to the volume's size."""
+    held = _held(context, volume.id)
+    if not volume.host or not held:
+        # Holds no pool (its create failed, or it predates claims and is
+        # not migrated yet): only the size limit applies.
+        quota.charge(context, CONF, volume.project_id, size=new_size,
+                     enforce=enforce)
+        return
+    change = new_size - held
+    if not change:
+        return
+    quota.charge(context, CONF, volume.project_id, gigabytes=change,
+                 size=new_size if change > 0 else 0, enforce=enforce)
+    _write(context, volume.id, volume.host, new_size, volume.project_id,
+           volume.user_id, VOLUME_CONSUMER, consumer_obj.UNCHECKED)
+
+
+def release_volume(context, volume):
+    """A volume gone (deleting -> deleted): its allocation and its share of
+    the project's usage go."""
+    freed = _release(context, volume.id)
+    quota.charge(context, CONF, volume.project_id, volumes=-1,
+                 gigabytes=-freed, enforce=False)
+
+
+# -- snapshots -----------------------------------------------------------------
+
+def claim_snapshot(context, snapshot):
+    """A new snapshot: one more snapshot and its ``volume_size`` for the
+    project, held on its volume's pool (as Cinder counts snapshot
+    gigabytes). OverQuota or NoRoom. The caller holds the volume's row."""
+    volume = db_api.read_columns(context, models.Volume, snapshot.volume_id,
+                                 ['host'])
+    host = volume and volume['host']
+    on_pool = bool(host) and bool(_held(context, snapshot.volume_id))
+    quota.charge(context, CONF, snapshot.project_id, snapshots=1,
+                 gigabytes=snapshot.volume_size if on_pool else 0)
+    if not on_pool:
+        return  # its volume holds no pool: neither does the snapshot
+    _write(context, snapshot.id, host, snapshot.volume_size,
+           snapshot.project_id, snapshot.user_id, SNAPSHOT_CONSUMER, None)
+
+
+def release_snapshot(context, snapshot):
+    freed = _release(context, snapshot.id)
+    quota.charge(context, CONF, snapshot.project_id, snapshots=-1,
+                 gigabytes=-freed, enforce=False)
+
+
+
+# -- the transitions that release or give back ----------------------------------
+
+def _back_to_size(context, volume, values):
+    resize_volume(context, volume, volume.size, enforce=False)
+
+
+# {transition name: fn(context, obj, values)}, run by the transition engine
+# in the transaction of the transition's compare-and-swap, once it matched.
+AFTER_TRANSITION = {
+    'delete_done': lambda ctx, volume, values: release_volume(ctx, volume),
+    'extend_failed': _back_to_size,
+    'reset_status': _back_to_size,
+    'snapshot_delete_done':
+        lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
+}
+
+
+def after_transition(context, name, obj, values):
+    fn = AFTER_TRANSITION.get(name)
+    if fn is not None:
+        fn(context, obj, values)

@@ -1,0 +1,75 @@
+"""Volume create on placement: choose a pool, claim it, insert the volume.
+
+The volume row, its workers row, the project's quota usage and the
+volume's DISK_GB allocation on the chosen pool are written in ONE
+transaction (the 'create' transition's, see volapi.volume.claims). The pools
+tried are the scheduler's candidates, best first, or the source's pool
+for a volume made from a snapshot or another volume. A pool that fills
+before our claim lands (another create won the race) makes us try the
+next one, at most ``[volume] claim_attempts``. With no pool left the
+volume is inserted in 'error', holding no pool, and a user message says
+why (Cinder answers 202 and the volume goes to 'error' too).
+"""
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from db import api as db_api
+from db import models
+from db import session
+from objects import quota
+from volapi.volume import claims
+from volapi.volume import scheduler
+
+CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
+
+OverQuota = quota.OverQuota
+
+
+def source_host(context, snapshot_id=None, source_volid=None):
+    """The pool of the volume a new volume is made from (a snapshot's
+    volume's): the new volume goes there, where its data is."""
+    volume_id = source_volid
+    if snapshot_id:
+        volume_id = db_api.read_columns(context, models.Snapshot, snapshot_id,
+                                        ['volume_id'])['volume_id']
+    if not volume_id:
+        return None
+    row = db_api.read_columns(context, models.Volume, volume_id, ['host'])
+    return row['host'] if row else None
+
+
+def read_committed(context):
+    """The first statement of a claim's transaction: claims queue on the
+    project's usage row and the pool's provider row, and at READ COMMITTED
+    (PostgreSQL) each statement sees what the claim it waited for
+    committed, instead of failing and starting over."""
+    with session.writer.connection.using(context) as conn:
+        session.read_committed(conn)
+
+
+def create(context, volume, extra_specs, insert, source_host=None):
+    """Insert ``volume`` (no host yet) on a pool.
+
+    ``insert(name)`` runs the transaction that inserts the volume with
+    transition ``name``: 'create' (whose claim, volapi.volume.claims,
+    holds the pool ``volume.host`` names) or 'create_no_pool'. Leaves
+    ``volume.host`` set, or the volume in 'error'. OverQuota if the
+    project's quota refuses it."""
+    if source_host:
+        hosts = [source_host]
+    else:
+        hosts = scheduler.candidate_hosts(context, volume.size, extra_specs,
+                                          volume.availability_zone)
+    for host in hosts[:CONF.volume.claim_attempts]:
+        volume.host = host
+        try:
+            insert('create')
+            return volume
+        except claims.NoRoom as exc:
+            LOG.info('volume %s: %s; trying the next pool', volume.id, exc)
+    volume.host = None
+    insert('create_no_pool')
+    LOG.warning('volume %s: no pool can hold %d GiB; it is in error',
+                volume.id, volume.size)
+    return volume
