@@ -19,7 +19,9 @@ from volapi.placement import handler as placement_handler
 # Path items of the volume API, by the collection they follow.
 _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
-               'extra_specs': '{key}', 'metadata': '{key}'}
+               'extra_specs': '{key}', 'metadata': '{key}',
+               'messages': '{message_id}', 'os-quota-sets': '{project_id}',
+               'os-quota-class-sets': '{class_name}'}
 
 
 def _methods(handler):
@@ -48,7 +50,8 @@ def _walk(node, prefix):
             yield from _walk(child, prefix + '/' + name)
     lookup = getattr(node, '_lookup', None)
     if pecan_util.iscontroller(lookup):
-        item = _ITEM_NAMES[prefix.rsplit('/', 1)[-1]]
+        collection = prefix.rsplit('/', 1)[-1]
+        item = _ITEM_NAMES.get(collection, '{%s item}' % collection)
         child, _rest = lookup(item)
         yield from _walk(child, prefix + '/' + item)
 

@@ -13,6 +13,7 @@ import json
 import uuid
 
 from db import models
+from objects import message
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import api_routes
@@ -190,6 +191,34 @@ VOLUME_MATRIX = {
         expect(200, 403, 200)),
     ('POST', '/v3/workers/cleanup'): (
         lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
+    ('GET', '/v3/messages'): (
+        lambda w: ('/v3/messages', None, []), expect(200, 200, 200)),
+    ('GET', '/v3/messages/{message_id}'): (
+        lambda w: ('/v3/messages/%s' % w['message'], None, [w['message']]),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/messages/{message_id}'): (
+        lambda w: ('/v3/messages/%s' % w['message'], None, [w['message']]),
+        expect(204, 404, 204)),
+    ('GET', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a?usage=True', None, []),
+        expect(200, 403, 200)),
+    ('PUT', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a',
+                   {'quota_set': {'volumes': 1000}}, []),
+        expect(403, 403, 200)),
+    ('DELETE', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-quota-sets/{project_id}/defaults'): (
+        lambda w: ('/v3/os-quota-sets/project-a/defaults', None, []),
+        expect(200, 403, 200)),
+    ('GET', '/v3/os-quota-class-sets/{class_name}'): (
+        lambda w: ('/v3/os-quota-class-sets/default', None, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-quota-class-sets/{class_name}'): (
+        lambda w: ('/v3/os-quota-class-sets/default',
+                   {'quota_class_set': {'volumes': 10}}, []),
+        expect(403, 403, 200)),
 }
 
 # POST .../action, per action: (template, action) -> (argument, the world
@@ -229,7 +258,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
-                     '/v3/workers/cleanup': 'POST'}
+                     '/v3/workers/cleanup': 'POST',
+                     '/v3/os-quota-sets/{project_id}/defaults': 'GET'}
 
 
 class VolumeTenantMatrixTest(api_fixtures.APITestCase):
@@ -238,6 +268,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
+        # Every cell makes a world of project-a's: no quota is in the way.
+        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
         self.driver = self.useFixture(
             volume_worker_fixture.RunningWorker(self)).worker.driver
 
@@ -273,7 +305,12 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         type_id = rows.volume_type(context)
         rows.insert(context, models.VolumeTypeExtraSpec,
                     volume_type_id=type_id, key='k', value='v')
-        return {'volume': volume.id, 'in_use': in_use.id,
+        message.record(context, 'project-a', 'VOLUME', volume.id,
+                       message.SCHEDULE_ALLOCATE_VOLUME,
+                       message.NO_BACKEND_AVAILABLE)
+        return {'message': message.get_all(context, 'project-a',
+                                           limit=1)[0]['id'],
+                'volume': volume.id, 'in_use': in_use.id,
                 'attachment': attachment.id, 'attaching': attaching.id,
                 'detaching': detaching.id, 'reserved': reserved.id,
                 'connected': connected.id,
