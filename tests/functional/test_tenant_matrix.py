@@ -204,7 +204,7 @@ VOLUME_MATRIX = {
         expect(200, 403, 200)),
     ('PUT', '/v3/os-quota-sets/{project_id}'): (
         lambda w: ('/v3/os-quota-sets/project-a',
-                   {'quota_set': {'volumes': 1000}}, []),
+                   {'quota_set': {'volumes': -1}}, []),
         expect(403, 403, 200)),
     ('DELETE', '/v3/os-quota-sets/{project_id}'): (
         lambda w: ('/v3/os-quota-sets/project-a', None, []),
