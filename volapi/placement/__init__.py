@@ -70,6 +70,8 @@ Same paths, bodies, codes and messages otherwise; these are deliberate:
 - Custom resource classes are never cached per process, so a class
   renamed or deleted by another API process is never used stale.
 - ``consumer_count`` (1.38) counts distinct consumers over all classes.
+- With noauth2, a token that is not ``user`` or ``user:project`` (letters,
+  digits and ``_.@-``) is a 401; Placement takes any token.
 - A resource amount in a query string is ASCII digits up to MAX_INT
   (2147483647), else 400; Placement finds nothing for a larger one, or
   fails in the database.
