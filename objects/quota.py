@@ -341,6 +341,9 @@ def _over_quota(context, conf, project_id, condition, values):
 
 # -- usage as reported (seed 004) ----------------------------------------------
 
+# Statuses of volumes from before claims that the online migration leaves
+# without an allocation: they never reached a pool.
+NEVER_PLACED = ('error', 'creating')
 # Projects known to hold no volume without its allocation: remembered, as
 # the check that every volume has one reads all the project's volumes.
 _migrated = set()
@@ -360,6 +363,7 @@ def _has_unmigrated_volumes(context, project_id):
             volumes.c.project_id == project_id,
             volumes.c.deleted == sa.false(),
             volumes.c.host.is_not(None),
+            volumes.c.status.not_in(NEVER_PLACED),
             ~sa.exists().where(allocations.c.consumer_id ==
                                volumes.c.id)))).scalar()
 

@@ -8,6 +8,7 @@ from tests import fixtures as volapi_fixtures
 from tests.functional import cinder_cli
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_actions_cli as cli_tests
+from tests.functional import volume_worker_fixture as vwf
 
 
 class QuotaCLITest(cli_tests.CinderClientTestCase):
@@ -71,8 +72,7 @@ class QuotaCLITest(cli_tests.CinderClientTestCase):
         admin.quota_classes.update('default', volumes=5)
         self.assertEqual(5, admin.quota_classes.get('default').volumes)
         tenant.volumes.delete(volume)
-        vwf_wait = cli_tests.vwf.wait_for
-        vwf_wait(lambda: [v.id for v in tenant.volumes.list()],
-                 lambda ids: volume.id not in ids)
+        vwf.wait_for(lambda: [v.id for v in tenant.volumes.list()],
+                     lambda ids: volume.id not in ids)
         self.assertEqual(0, admin.quotas.get(
             'project-a', usage=True).gigabytes['in_use'])

@@ -151,7 +151,6 @@ def release_snapshot(context, snapshot):
                  gigabytes=-freed, enforce=False)
 
 
-
 # -- the transitions that release or give back ----------------------------------
 
 def _back_to_size(context, volume, values):
