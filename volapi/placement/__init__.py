@@ -72,9 +72,6 @@ Same paths, bodies, codes and messages otherwise; these are deliberate:
 - ``consumer_count`` (1.38) counts distinct consumers over all classes.
 - With noauth2, a token that is not ``user`` or ``user:project`` (letters,
   digits and ``_.@-``) is a 401; Placement takes any token.
-- A resource amount in a query string is ASCII digits up to MAX_INT
-  (2147483647), else 400; Placement finds nothing for a larger one, or
-  fails in the database.
 - Input no database can store (NUL, lone surrogates, NaN, absurd nesting,
   aggregate ids longer than 36 characters) is a 400, not a 500.
 """
