@@ -163,7 +163,9 @@ def get_candidates(context, groups, limit=None, group_policy=None,
         search.read_trees(used_trees | {search.root_of[p] for p in named})
         summaries = _summaries(conn, context, search, used_trees)
     if used is not None:
-        uuids = {search.providers[p].uuid for p in used}
+        # Of the trees kept after the limit only.
+        uuids = {search.providers[p].uuid for p in used
+                 if p in search.providers}
         summaries = {u: s for u, s in summaries.items() if u in uuids}
     names = {c: n for n, c in search.class_ids.items()}
     return Candidates([_request(request, search, names)

@@ -65,7 +65,8 @@ def _classes_in_use(context, provider, class_ids=None, keep_ids=None):
     with session.reader.connection.using(context) as conn:
         ids = conn.execute(query).scalars().all()
     names = rc_obj.names_from_ids(context, ids)
-    return ', '.join(sorted(names[i] for i in ids if i in names))
+    # In class id order, as Placement names them.
+    return ', '.join(names[i] for i in sorted(ids) if i in names)
 
 
 def _in_use_error(context, provider, **which):

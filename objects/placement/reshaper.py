@@ -183,8 +183,9 @@ class ReshapeWriter(alloc_obj.AllocationWriter):
         with session.reader.connection.using(self.context) as conn:
             ids = conn.execute(query).scalars().all()
         names = rc_obj.names_from_ids(self.context, ids)
-        return ', '.join(sorted(names[i] for i in ids
-                                if i in names and i not in keep))
+        # In class id order, as Placement names them.
+        return ', '.join(names[i] for i in sorted(ids)
+                         if i in names and i not in keep)
 
     # -- inventories ------------------------------------------------------------
     def before_allocations(self, conn):

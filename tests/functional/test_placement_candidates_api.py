@@ -197,3 +197,14 @@ class CandidatesApiTest(base.PlacementTestCase):
                           ac.get_candidates, self.context, {
                               '': ac.RequestGroup(
                                   resources={'CUSTOM_NONE': 2 ** 63})})
+
+    def test_limit_before_1_29_with_nested_providers(self):
+        first = self.provider({'VCPU': 8})
+        self.provider({'DISK_GB': 10}, parent=first)
+        second = self.provider({'VCPU': 8})
+        found = self.candidates('resources=VCPU:1&limit=1', '1.16').json
+        self.assertEqual([[first]], [list(request['allocations'])
+                                     for request in
+                                     found['allocation_requests']])
+        self.assertEqual([first], list(found['provider_summaries']))
+        self.assertNotEqual(first, second)

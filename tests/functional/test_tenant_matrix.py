@@ -418,7 +418,11 @@ class PlacementTenantMatrixTest(test_placement_base.PlacementTestCase):
                 response = self.request(method, path, body={}
                                         if method in ('PUT', 'POST')
                                         else None, token=token)
-                self.assertError(response, status)
+                if token is None:
+                    # Placement's noauth2 answers with webob's own body.
+                    self.assertEqual(401, response.status_int)
+                else:
+                    self.assertError(response, status)
             # An administrator gets past authorization (whatever the empty
             # body then gets).
             response = self.request(method, path, body={}

@@ -36,20 +36,7 @@ def placement_leaks_driver_error(request, placement, volapi):
     return None
 
 
-def amount_beyond_max_int(request, placement, volapi):
-    # A resource amount in a query above 2147483647 (no inventory can
-    # hold it): volapi refuses it (volapi.placement's stricter list);
-    # Placement finds nothing, or fails in the database for one beyond
-    # 64 bits.
-    if (volapi.status == 400 and placement.status in (200, 500)
-            and 'requires amount <= 2147483647' in _detail(volapi)):
-        return ('an amount above 2147483647 is a 400 in volapi; Placement '
-                'answers no candidates (or a 500)')
-    return None
-
-
-RULES = [placement_sql_error, placement_leaks_driver_error,
-         amount_beyond_max_int]
+RULES = [placement_sql_error, placement_leaks_driver_error]
 
 
 def reason(request, placement, volapi):

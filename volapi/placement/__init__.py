@@ -70,9 +70,8 @@ Same paths, bodies, codes and messages otherwise; these are deliberate:
 - Custom resource classes are never cached per process, so a class
   renamed or deleted by another API process is never used stale.
 - ``consumer_count`` (1.38) counts distinct consumers over all classes.
-- A resource amount in a query string is ASCII digits up to MAX_INT
-  (2147483647), else 400; Placement finds nothing for a larger one, or
-  fails in the database.
+- With noauth2, a token that is not ``user`` or ``user:project`` (letters,
+  digits and ``_.@-``) is a 401; Placement takes any token.
 - Input no database can store (NUL, lone surrogates, NaN, absurd nesting,
   aggregate ids longer than 36 characters) is a 400, not a 500.
 """

@@ -35,11 +35,15 @@ class NoAuthMiddleware:
         if environ.get('PATH_INFO', '') in ROOT_PATHS:
             return self.application(environ, start_response)
         token = environ.get('HTTP_X_AUTH_TOKEN')
-        identity = None if token is None else noauth.parse_token(token)
+        if token is None:
+            # Placement's noauth2 answers with webob's own body, not its
+            # error format.
+            return webob.exc.HTTPUnauthorized()(environ, start_response)
+        identity = noauth.parse_token(token)
         if identity is None:
-            # In placement's error format, as every other 4xx.
-            refusal = webob.exc.HTTPUnauthorized(
-                None if token is None else noauth.REFUSED_MESSAGE)
+            # Stricter than Placement (which takes any token), in its
+            # error format.
+            refusal = webob.exc.HTTPUnauthorized(noauth.REFUSED_MESSAGE)
             util.as_error_response(refusal, environ)
             return refusal(environ, start_response)
         user_id, project_id = identity
