@@ -88,8 +88,8 @@ def run_level(args, clients):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     api = volume_actions.Api(args)
-    print('%8s %12s %10s %10s  %s' % ('clients', 'available/s', 'p50 ms',
-                                     'p99 ms', 'statuses'))
+    print('%8s %12s %10s %10s  %s' % (
+        'clients', 'available/s', 'p50 ms', 'p99 ms', 'statuses'))
     for clients in [int(c) for c in args.clients.split(',')]:
         elapsed, latencies, counts, made = run_level(args, clients)
         p50 = 1000 * statistics.median(latencies) if latencies else 0

@@ -142,6 +142,10 @@ class Condition:
         """{name: value} of the bind parameters its Sql names."""
         return {}
 
+    def cache_parts(self):
+        """(cache_key(), literals(), named_params()) in one call."""
+        return self.cache_key(), self.literals(), self.named_params()
+
     def clause(self, model):
         raise NotImplementedError
 
@@ -182,6 +186,12 @@ class Expect(Condition):
 
     def named_params(self):
         return _named_params_of(self.expected)
+
+    def cache_parts(self):
+        expected = self.expected
+        if type(expected) in _PLAIN:  # the common case, in one step
+            return (type(self), self.field, PARAM), (expected,), _NO_PARAMS
+        return super().cache_parts()
 
     # -- SQL ---------------------------------------------------------------
     def clause(self, model):
@@ -415,6 +425,8 @@ class LessThan(Condition):
 
 PARAM = '?'
 _UNKEYED = object()
+_PLAIN = frozenset([str, int, float])
+_NO_PARAMS = {}
 
 
 def _shape_of(expected):

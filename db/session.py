@@ -15,6 +15,7 @@ import sqlalchemy
 from oslo_db.sqlalchemy import enginefacade
 
 from db import connectivity
+from db import library_compat
 
 _lock = threading.Lock()
 _context_manager = None
@@ -79,7 +80,7 @@ def _ping_only_idle_connections(engine):
     the pool connect afresh). A server lost under load is noticed by the
     first statement instead, and SQLAlchemy then recycles every older
     connection of the pool."""
-    engine.pool._pre_ping = False  # no public switch after creation
+    library_compat.stop_pre_ping(engine)
     dialect = engine.dialect
 
     @sqlalchemy.event.listens_for(engine, 'checkin')
@@ -142,7 +143,7 @@ def read_committed(conn):
         # next statement and refused inside a transaction (psycopg2's
         # set_isolation_level() would roll that transaction back).
         pooled.dbapi_connection.isolation_level = \
-            conn.dialect._isolation_lookup['READ COMMITTED']
+            library_compat.isolation_value(conn.dialect, 'READ COMMITTED')
     except conn.dialect.loaded_dbapi.Error:
         return False
     pooled.info[_READ_COMMITTED] = True
@@ -157,9 +158,8 @@ def _tune_sqlite(engine):
         # (an fsync). Kept connections make a one-statement transaction
         # 4-5 times faster. The new pool keeps oslo.db's connect hooks.
         old = engine.pool
-        engine.pool = sqlalchemy.pool.QueuePool(
-            old._creator, pool_size=5, max_overflow=-1,
-            _dispatch=old.dispatch, dialect=old._dialect)
+        engine.pool = library_compat.queue_pool_like(
+            old, pool_size=5, max_overflow=-1)
         old.dispose()
 
     @sqlalchemy.event.listens_for(engine, 'connect')
@@ -219,7 +219,7 @@ def get_engine():
 
 def dispose(manager=None):
     manager = manager or _context_manager
-    if manager is not None and manager._factory._started:
+    if manager is not None and library_compat.engine_started(manager):
         manager.writer.get_engine().dispose()
 
 

@@ -199,6 +199,7 @@ def id_column_of(table):
 
 MAX_CACHED_STATEMENTS = 512
 
+_PLAIN = frozenset([str, int, float, bool])
 _statements = collections.OrderedDict()
 _lock = threading.Lock()
 _stats = collections.Counter()
@@ -222,30 +223,36 @@ class _Parts:
                  project_only, order, dialect, then):
         self.literals = []
         self.named = {}
+        keyed = True
         key = [model.__table__.name, include_deleted, dialect,
-               _names(model, order or ())]
+               _names(model, order) if order else ()]
         for name, value in values.items():
             if not isinstance(name, str):
                 name = cond.column_of(model, name).key
-            if isinstance(value, cond.Sql):
+            if value is None or type(value) in _PLAIN:
+                key.append((name, cond.PARAM))
+                self.literals.append(value)
+            elif isinstance(value, cond.Sql):
                 key.append((name, 'sql', value.key))
                 self.named.update(value.params)
             elif cond.is_sql(value):
-                key.append(None)  # a part without a key
+                keyed = False
             else:
                 key.append((name, cond.PARAM))
                 self.literals.append(value)
         for condition in conditions:
-            self.named.update(condition.named_params())
-            key.append(condition.cache_key())
-            self.literals.extend(condition.literals())
+            part, literals, named = condition.cache_parts()
+            keyed = keyed and part is not None
+            key.append(part)
+            self.literals.extend(literals)
+            if named:
+                self.named.update(named)
         if restricts_project(context, project_only):
             key.append('project_id')
             self.literals.append(context.project_id)
-        key.append(tuple(part_key for part_key, _ in then))
-        if None in key or None in key[-1]:
-            key = None
-        self.key = tuple(key) if key is not None else None
+        carried = tuple(part_key for part_key, _ in then)
+        key.append(carried)
+        self.key = tuple(key) if keyed and None not in carried else None
 
 
 def _names(model, keys):

@@ -13,7 +13,6 @@ of one project queue on that row (and only on it: never on the limits, so
 projects do not wait for each other). A project's row is made on its
 first claim, from what the tables and placement hold then.
 """
-import contextvars
 import functools
 
 import sqlalchemy as sa
@@ -229,15 +228,12 @@ def recount(context, project_id):
 
 # -- the compare-and-swap ------------------------------------------------------
 #
-# Built once: the changes and the request's size are bind parameters whose
-# values the call being run supplies through this variable (as placement's
-# capacity criteria do), so db.api reuses the statement.
-charge_values = contextvars.ContextVar('quota_charge_values')
-
+# Each condition and value is an Sql keyed by its shape, its changes and
+# the request's size bind parameters, so db.statements builds the UPDATE
+# once and each call only binds its values.
 
 def _param(name, type_=sa.BigInteger):
-    return sa.bindparam('quota_' + name, type_=type_,
-                        callable_=lambda: charge_values.get()[name])
+    return sa.bindparam('quota_' + name, type_=type_)
 
 
 def _limit(resource):
@@ -260,24 +256,44 @@ class Within(cond.Filter):
         self.resource = resource
 
 
-@functools.lru_cache(maxsize=None)
-def _conditions():
-    conditions = []
-    for name in COUNTED:
-        change, limit = _param(name), _limit(name)
-        conditions.append(Within(name, sa.or_(
-            change <= 0, limit < 0,
-            getattr(Usage, name) + change <= limit)))
+def _within(name):
+    change, limit = _param(name), _limit(name)
+    return sa.or_(change <= 0, limit < 0,
+                  getattr(Usage, name) + change <= limit)
+
+
+def _within_per_volume():
     size, limit = _param('size'), _limit(PER_VOLUME)
-    conditions.append(Within(PER_VOLUME, sa.or_(limit < 0, size <= limit)))
+    return sa.or_(limit < 0, size <= limit)
+
+
+def _params(values, *names):
+    return {'quota_' + name: values[name] for name in names}
+
+
+def _conditions(values):
+    conditions = [
+        Within(name, cond.Sql(('quota_within', name),
+                              functools.partial(_within, name),
+                              _params(values, name, 'default_' + name)))
+        for name in COUNTED]
+    conditions.append(Within(PER_VOLUME, cond.Sql(
+        ('quota_within', PER_VOLUME), _within_per_volume,
+        _params(values, 'size', 'default_' + PER_VOLUME))))
     return conditions
 
 
-@functools.lru_cache(maxsize=None)
-def _values():
-    values = {name: getattr(Usage, name) + _param(name) for name in COUNTED}
-    values['updated_at'] = _param('now', models.DateTime)
-    return values
+def _values(values):
+    changes = {name: cond.Sql(('quota_add', name),
+                              functools.partial(_added, name),
+                              _params(values, name))
+               for name in COUNTED}
+    changes['updated_at'] = values['now']
+    return changes
+
+
+def _added(name):
+    return getattr(Usage, name) + _param(name)
 
 
 def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
@@ -295,25 +311,21 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
     for name, default in config_defaults(conf).items():
         # Not enforced: no limit.
         values['default_' + name] = default if enforce else -1
-    conditions = _conditions() if enforce and (
+    conditions = _conditions(values) if enforce and (
         volumes > 0 or snapshots > 0 or gigabytes > 0 or size > 0) else []
-    token = charge_values.set(values)
-    try:
-        for _ in range(2):
-            try:
-                db_api.update_or_explain(context, Usage, project_id,
-                                         _values(), filters=conditions)
+    for _ in range(2):
+        try:
+            db_api.update_or_explain(context, Usage, project_id,
+                                     _values(values), filters=conditions)
+            return
+        except db_exc.NotFound:
+            if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
+                # Nothing held yet: the row, once made, counts this.
                 return
-            except db_exc.NotFound:
-                if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
-                    # Nothing held yet: the row, once made, counts this.
-                    return
-                _create_row(context, project_id)
-            except db_exc.ConditionNotMet as exc:
-                raise _over_quota(context, conf, project_id, exc.condition,
-                                  values) from None
-    finally:
-        charge_values.reset(token)
+            _create_row(context, project_id)
+        except db_exc.ConditionNotMet as exc:
+            raise _over_quota(context, conf, project_id, exc.condition,
+                              values) from None
 
 
 def _over_quota(context, conf, project_id, condition, values):
@@ -329,6 +341,9 @@ def _over_quota(context, conf, project_id, condition, values):
 
 # -- usage as reported (seed 004) ----------------------------------------------
 
+# Statuses of volumes from before claims that the online migration leaves
+# without an allocation: they never reached a pool.
+NEVER_PLACED = ('error', 'creating')
 # Projects known to hold no volume without its allocation: remembered, as
 # the check that every volume has one reads all the project's volumes.
 _migrated = set()
@@ -348,6 +363,7 @@ def _has_unmigrated_volumes(context, project_id):
             volumes.c.project_id == project_id,
             volumes.c.deleted == sa.false(),
             volumes.c.host.is_not(None),
+            volumes.c.status.not_in(NEVER_PLACED),
             ~sa.exists().where(allocations.c.consumer_id ==
                                volumes.c.id)))).scalar()
 

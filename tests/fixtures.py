@@ -193,5 +193,3 @@ class Config(fixtures.Fixture):
         for name, value in kwargs.items():
             self.conf.set_override(name, value, group)
             self.addCleanup(self.conf.clear_override, name, group)
-
-

@@ -12,8 +12,12 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
    it changed since the read, the transaction runs again from a fresh
    snapshot, so the allocations replaced are exactly those read; and no
    other writer can change the consumer's allocations until we commit;
-3. each provider touched, old or new, by id: ``generation = generation + 1``
-   by compare-and-swap, whose WHERE also says, for each class the write
+3. each provider the new allocations name (and, for a consumer whose
+   allocations are emptied, each it held allocations on), by id:
+   ``generation = generation + 1`` - the providers whose generation
+   Placement 16.0.0 advances; one only losing allocations to a
+   replacement keeps it - by compare-and-swap, whose WHERE also says, for
+   each class the write
    adds to, that the provider has inventory of it, that each amount fits
    its ``min_unit``/``max_unit``/``step_size``, and that what is
    allocated of it (the inventory row's ``allocated``), less what these
@@ -176,7 +180,9 @@ class AllocationWriter:
         # one is reported).
         self.wanted_providers = list(dict.fromkeys(
             rp for r in requests for rp in r.allocations))
-        self.class_ids = rc_obj.ids_from_names(context, [
+        # An unknown class is reported after the consumers' generations,
+        # as Placement checks them first.
+        self.class_ids, self.unknown_class = _class_ids(context, [
             name for r in requests for resources in r.allocations.values()
             for name in resources])
         self.class_names = {i: n for n, i in self.class_ids.items()}
@@ -187,10 +193,11 @@ class AllocationWriter:
             # PostgreSQL: READ COMMITTED, with the providers named locked
             # by the first statement (see the module's docstring).
             seen = self._resolve(conn, session.read_committed(conn))
+            self.check_before_consumers(conn)
             old = []
             if self.holding:
                 old = conn.execute(
-                    sa.select(ALLOCATIONS.c.id,
+                    sa.select(ALLOCATIONS.c.id, ALLOCATIONS.c.consumer_id,
                               ALLOCATIONS.c.resource_provider_id,
                               ALLOCATIONS.c.resource_class_id,
                               ALLOCATIONS.c.used)
@@ -205,15 +212,21 @@ class AllocationWriter:
                     self.new_owner)
                 if record is not None:
                     new_consumers.append(record)
+            # Placement's order: consumers, then providers, then classes.
+            self.check_providers()
+            if self.unknown_class is not None:
+                raise self.unknown_class
             demands = self._demands(old)
             writes = self._writes(new_consumers, demands, old)
-            swaps = sorted(self.providers_to_swap(demands))
+            steps = self.generation_steps(old)
+            swaps = sorted(steps)
             carried = writes if swaps and self.carry_writes else ()
             try:
                 for provider_id in swaps:
                     self.swap_provider(
                         provider_id, demands.get(provider_id, {}),
-                        carried if provider_id == swaps[-1] else ())
+                        carried if provider_id == swaps[-1] else (),
+                        steps[provider_id])
                 if not carried:
                     self.before_allocations(conn)
                     db_writes.make(conn, writes)
@@ -272,7 +285,6 @@ class AllocationWriter:
         self.holding = bool(found['held'])
         self.provider_ids = found['rp']
         self.provider_uuids = {i: u for u, i in self.provider_ids.items()}
-        self.check_providers()
 
         def ensure(kind, name, create):
             # Created (in this transaction) on first use.
@@ -295,6 +307,10 @@ class AllocationWriter:
 
     def providers_to_look_up(self):
         return self.wanted_providers
+
+    def check_before_consumers(self, conn):
+        """What is checked before the consumers' generations (the
+        reshaper's providers)."""
 
     def check_providers(self):
         """Raise for the first provider named that does not exist."""
@@ -331,14 +347,14 @@ class AllocationWriter:
                 for rp_uuid, resources in r.allocations.items()
                 for name, amount in resources.items()]
 
-    def swap_provider(self, provider_id, demands, then=()):
-        """Bump the provider's generation on condition that what the write
-        adds fits, with the writes ``then``; raise the precise reason if it
-        does not fit."""
+    def swap_provider(self, provider_id, demands, then=(), step=1):
+        """Advance the provider's generation by ``step`` on condition that
+        what the write adds fits, with the writes ``then``; raise the
+        precise reason if it does not fit."""
         try:
             db_api.update_or_explain(
                 self.context, models.ResourceProvider, provider_id,
-                {'generation': statements.NEXT_GENERATION},
+                {'generation': statements.GENERATION_PLUS[step]},
                 self.expected_provider_values(provider_id),
                 self.requirements(provider_id, demands), then=then)
         except db_exceptions.SwapMissed as exc:
@@ -364,9 +380,17 @@ class AllocationWriter:
         return [class_id for class_id in sorted(demands)
                 if demands[class_id].amounts]
 
-    def providers_to_swap(self, demands):
-        """Ids of the providers whose generation the write bumps."""
-        return set(demands)
+    def generation_steps(self, old):
+        """{provider id: how much the write advances its generation}, as
+        Placement's allocation write: each provider of the new allocations,
+        and each provider of the old allocations of a consumer left with
+        none, by one."""
+        steps = {self.provider_ids[rp_uuid]: 1 for r in self.requests
+                 for rp_uuid in r.allocations}
+        emptied = {r.uuid for r in self.requests if not r.allocations}
+        steps.update((row.resource_provider_id, 1) for row in old
+                     if row.consumer_id in emptied)
+        return steps
 
     def expected_provider_values(self, provider_id):
         """Expected column values of the provider (none: any generation)."""
@@ -429,6 +453,21 @@ class AllocationWriter:
                                                  resource_provider=rp_uuid)
 
 
+def _class_ids(context, names):
+    """({name: id} of the known classes of ``names``, the
+    ResourceClassNotFound of the first unknown one or None)."""
+    try:
+        return rc_obj.ids_from_names(context, names), None
+    except exception.ResourceClassNotFound as exc:
+        known = {}
+        for name in dict.fromkeys(names):
+            try:
+                known.update(rc_obj.ids_from_names(context, [name]))
+            except exception.ResourceClassNotFound:
+                pass
+        return known, exc
+
+
 @db_api.retrying(max_retries=WRITE_RETRIES)
 def run(context, writer):
     """Run ``writer.write()`` as one transaction, again from the start
@@ -451,16 +490,17 @@ def replace_all(context, requests):
 
 @db_api.retrying(max_retries=WRITE_RETRIES)
 def delete_for_consumer(context, uuid):
-    """Remove all of a consumer's allocations and its record, bumping the
-    generation of every provider they were on. AllocationsNotFound if it
-    has none."""
+    """Remove all of a consumer's allocations and its record; the
+    providers' generations stay as they are (as in Placement 16.0.0).
+    AllocationsNotFound if it has none."""
     with session.writer.connection.using(context) as conn:
-        # The provider swaps below have no conditions but the id, which a
-        # waiting UPDATE re-checks on the new row: READ COMMITTED lets
+        # The inventories' ``allocated`` go down by relative UPDATEs, which
+        # a waiting statement re-checks on the new row: READ COMMITTED lets
         # them wait instead of failing and starting again.
         session.read_committed(conn)
         # Deleting the record first keeps other writers of this consumer
-        # off its allocations until we commit.
+        # off its allocations until we commit: this delete is the write's
+        # compare-and-swap (no record, nothing to delete).
         conn.execute(CONSUMERS.delete().where(CONSUMERS.c.uuid == uuid))
         held = conn.execute(
             sa.select(ALLOCATIONS.c.id, ALLOCATIONS.c.resource_provider_id,
@@ -472,122 +512,5 @@ def delete_for_consumer(context, uuid):
         for row in held:
             freed[row.resource_provider_id, row.resource_class_id] -= \
                 row.used
-        writes = statements.allocated_changes(freed) + [
-            statements.delete_allocations([r.id for r in held])]
-        providers = sorted({row.resource_provider_id for row in held})
-        for provider_id in providers:
-            # The last swap carries the writes. None can miss: a provider
-            # with allocations cannot be deleted.
-            db_api.update_or_explain(
-                context, models.ResourceProvider, provider_id,
-                {'generation': statements.NEXT_GENERATION},
-                then=writes if provider_id == providers[-1] else ())
-
-
-# -- reading ------------------------------------------------------------------
-
-def _owner_columns():
-    return (CONSUMERS.c.generation.label('consumer_generation'),
-            PROJECTS.c.external_id.label('project_external_id'),
-            USERS.c.external_id.label('user_external_id'),
-            CONSUMER_TYPES.c.name.label('consumer_type'))
-
-
-def _with_owner(joined):
-    """``joined`` (allocations ...) outer-joined to the consumer and its
-    project, user and type: allocations older than consumer records still
-    show, with no consumer."""
-    return (joined
-            .outerjoin(CONSUMERS, CONSUMERS.c.uuid ==
-                       ALLOCATIONS.c.consumer_id)
-            .outerjoin(PROJECTS, PROJECTS.c.id == CONSUMERS.c.project_id)
-            .outerjoin(USERS, USERS.c.id == CONSUMERS.c.user_id)
-            .outerjoin(CONSUMER_TYPES, CONSUMER_TYPES.c.id ==
-                       CONSUMERS.c.consumer_type_id))
-
-
-def _modified(row):
-    return row.updated_at or row.created_at
-
-
-def get_for_consumer(context, uuid):
-    """The consumer's allocations, or None if it has none::
-
-        {'allocations': {rp uuid: {'generation': n,
-                                   'resources': {class: amount}}},
-         'project_id': ..., 'user_id': ..., 'consumer_generation': n,
-         'consumer_type': name or None, 'last_modified': datetime}
-
-    A consumer without a record (allocations written before consumers
-    existed) shows the incomplete project and user, and generation None:
-    the value a writer must give to take it over.
-    """
-    query = (sa.select(ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used,
-                       ALLOCATIONS.c.created_at, ALLOCATIONS.c.updated_at,
-                       PROVIDERS.c.uuid.label('provider_uuid'),
-                       PROVIDERS.c.generation.label('provider_generation'),
-                       *_owner_columns())
-             .select_from(_with_owner(ALLOCATIONS.join(
-                 PROVIDERS, PROVIDERS.c.id ==
-                 ALLOCATIONS.c.resource_provider_id)))
-             .where(ALLOCATIONS.c.consumer_id == uuid))
-    with session.reader.connection.using(context) as conn:
-        rows = conn.execute(query).all()
-        if not rows:
-            return None
-        names = rc_obj.names_from_ids(
-            context, {r.resource_class_id for r in rows})
-    providers = {}
-    for row in rows:
-        entry = providers.setdefault(row.provider_uuid, {
-            'generation': row.provider_generation, 'resources': {}})
-        entry['resources'][names[row.resource_class_id]] = row.used
-    first = rows[0]
-    project, user = first.project_external_id, first.user_external_id
-    if first.consumer_generation is None:
-        conf = context.config.placement
-        project = conf.incomplete_consumer_project_id
-        user = conf.incomplete_consumer_user_id
-    return {'allocations': providers,
-            'project_id': project,
-            'user_id': user,
-            'consumer_generation': first.consumer_generation,
-            'consumer_type': first.consumer_type,
-            'last_modified': max(_modified(r) for r in rows)}
-
-
-def get_for_provider(context, uuid):
-    """The provider's allocations by consumer, or None if there is no such
-    provider::
-
-        {'resource_provider_generation': n,
-         'allocations': {consumer uuid: {'resources': {class: amount},
-                                         'consumer_generation': n or None}},
-         'last_modified': datetime or None}
-    """
-    with session.reader.connection.using(context) as conn:
-        provider = conn.execute(
-            sa.select(PROVIDERS.c.id, PROVIDERS.c.generation)
-            .where(PROVIDERS.c.uuid == uuid)).first()
-        if provider is None:
-            return None
-        rows = conn.execute(
-            sa.select(ALLOCATIONS.c.consumer_id,
-                      ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used,
-                      ALLOCATIONS.c.created_at, ALLOCATIONS.c.updated_at,
-                      CONSUMERS.c.generation.label('consumer_generation'))
-            .select_from(ALLOCATIONS.outerjoin(
-                CONSUMERS, CONSUMERS.c.uuid == ALLOCATIONS.c.consumer_id))
-            .where(ALLOCATIONS.c.resource_provider_id == provider.id)
-        ).all()
-        names = rc_obj.names_from_ids(
-            context, {r.resource_class_id for r in rows})
-    consumers = {}
-    for row in rows:
-        entry = consumers.setdefault(row.consumer_id, {
-            'resources': {}, 'consumer_generation': row.consumer_generation})
-        entry['resources'][names[row.resource_class_id]] = row.used
-    return {'resource_provider_generation': provider.generation,
-            'allocations': consumers,
-            'last_modified': max((_modified(r) for r in rows),
-                                 default=None)}
+        db_writes.make(conn, statements.allocated_changes(freed) + [
+            statements.delete_allocations([r.id for r in held])])

@@ -87,6 +87,7 @@ class Candidates(typing.NamedTuple):
 
 
 NO_CANDIDATES = Candidates([], {})
+_MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
 
 
@@ -118,6 +119,18 @@ def get_candidates(context, groups, limit=None, group_policy=None,
     providers of one tree; ``limit`` keeps that many (a random sample if
     ``randomize``).
     """
+    if any(amount > _MAX_UNIT for group in groups.values()
+           for amount in group.resources.values()):
+        # No inventory's max_unit (a 32-bit column) allows it; the reads
+        # could not even bind it. Unknown classes are still reported.
+        known = _known_class_ids(context, {
+            n for g in groups.values() for n in g.resources})
+        for group in groups.values():
+            for name in group.resources:
+                if name not in known:
+                    raise exception.ResourceClassNotFound(
+                        resource_class=name)
+        return NO_CANDIDATES
     with session.reader.connection.using(context) as conn:
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
@@ -130,24 +143,31 @@ def get_candidates(context, groups, limit=None, group_policy=None,
         merged = _merge(pieces, search, group_policy, same_subtrees)
         if not merged:
             return NO_CANDIDATES
+        # Oldest providers first, the order Placement's queries give, so
+        # that a limit keeps the same candidates.
+        merged.sort(key=lambda request: sorted(
+            (p, c) for p, c, _ in request[0]))
+        used = None
+        if not nested_aware and reads.has_nested_providers(conn):
+            merged, used = _without_nested(merged, search)
+        # The limit first, then the summaries of the trees kept only.
+        if limit and limit < len(merged):
+            merged = random.sample(merged, limit) if randomize \
+                else merged[:limit]
+        elif randomize:
+            random.shuffle(merged)
         used_trees = {search.root_of[p] for resources, _ in merged
                       for p, _, _ in resources}
         named = {p for _, mappings in merged for _, ps in mappings
                  for p in ps}
         search.read_trees(used_trees | {search.root_of[p] for p in named})
         summaries = _summaries(conn, context, search, used_trees)
-        if not nested_aware and reads.has_nested_providers(conn):
-            merged, summaries = _without_nested(merged, summaries, search)
-    if limit and limit < len(merged):
-        merged = random.sample(merged, limit) if randomize else merged[:limit]
-        kept = {search.root_of[p] for resources, _ in merged
-                for p, _, _ in resources}
-        summaries = {uuid: summary for uuid, summary in summaries.items()
-                     if search.by_uuid[uuid].root_id in kept}
-    elif randomize:
-        random.shuffle(merged)
-    return Candidates([_request(request, search) for request in merged],
-                      summaries)
+    if used is not None:
+        uuids = {search.providers[p].uuid for p in used}
+        summaries = {u: s for u, s in summaries.items() if u in uuids}
+    names = {c: n for n, c in search.class_ids.items()}
+    return Candidates([_request(request, search, names)
+                       for request in merged], summaries)
 
 
 class _Search:
@@ -340,7 +360,8 @@ class _Search:
             classes = sorted(choices)
             for providers in itertools.product(
                     *(sorted(choices[c]) for c in classes)):
-                if not self._has_traits(providers, required, forbidden):
+                if (required or forbidden) and not self._has_traits(
+                        providers, required, forbidden):
                     continue
                 pieces.add(_Piece(root_id, frozenset(
                     (p, c, amounts[c]) for p, c in zip(providers, classes)),
@@ -370,6 +391,13 @@ def _merge(pieces, search, group_policy, same_subtrees):
     (frozenset of (provider id, class id, amount), frozenset of (suffix,
     frozenset of provider ids))."""
     suffixes = list(pieces)
+    if len(suffixes) == 1:
+        # One group: each piece is a request (its amounts were found to
+        # fit one by one, and it takes each class once).
+        (suffix, found), = pieces.items()
+        return list(dict.fromkeys(
+            (piece.resources, frozenset([(suffix, piece.providers)]))
+            for piece in found))
     granular = len([s for s in suffixes if s])
     by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
     for suffix, found in pieces.items():
@@ -442,22 +470,21 @@ def _summaries(conn, context, search, root_ids):
         for provider in providers.values() if provider.root_id in root_ids}
 
 
-def _without_nested(merged, summaries, search):
+def _without_nested(merged, search):
     """Before 1.29: only requests taking from one provider per tree, and
-    the summaries of the providers they use."""
+    the ids of the providers they use (the only ones summarised)."""
     kept, used = [], set()
     for request in merged:
         providers = {p for p, _, _ in request[0]}
         if len(providers) == len({search.root_of[p] for p in providers}):
             kept.append(request)
             used |= providers
-    uuids = {search.providers[p].uuid for p in used}
-    return kept, {u: s for u, s in summaries.items() if u in uuids}
+    return kept, used
 
 
-def _request(request, search):
+def _request(request, search, names):
+    """An AllocationRequest; ``names``: {class id: name}."""
     resources, mappings = request
-    names = {c: n for n, c in search.class_ids.items()}
     allocations = collections.defaultdict(dict)
     for provider_id, class_id, amount in resources:
         allocations[search.providers[provider_id].uuid][names[class_id]] = \

@@ -170,6 +170,13 @@ def _allocated_change(i):
 # The provider's next generation, keyed for db.statements' cache.
 NEXT_GENERATION = cond.Sql(('next_generation',),
                            lambda: models.ResourceProvider.generation + 1)
+# generation + n, for the n a write adds (a reshape adds up to 3, as
+# Placement's does).
+GENERATION_PLUS = {1: NEXT_GENERATION}
+GENERATION_PLUS.update(
+    (n, cond.Sql(('generation_plus', n),
+                 lambda n=n: models.ResourceProvider.generation + n))
+    for n in (2, 3))
 
 
 def delete_allocations(ids):

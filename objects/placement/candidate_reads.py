@@ -8,6 +8,7 @@ snapshot.
 import collections
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
 from db import models
 
@@ -25,6 +26,24 @@ Fit = collections.namedtuple(
 Provider = collections.namedtuple('Provider', 'id uuid parent_id root_id')
 Usage = collections.namedtuple(
     'Usage', 'provider_id class_id capacity used max_unit')
+
+
+def _in(conn, column, values):
+    """``column IN values``. On PostgreSQL one array parameter (``=
+    ANY(...)``): an IN list of hundreds of parameters costs the driver more
+    to prepare than the database to run, and is a new statement each time
+    its length changes."""
+    values = sorted(values)
+    if conn.dialect.name == 'postgresql':
+        return column == sa.any_(sa.bindparam(
+            None, values, type_=postgresql.ARRAY(column.type)))
+    return column.in_(values)
+
+
+def _rows(conn, query):
+    """All the rows of ``query``, fetched at once (thousands of rows one
+    by one cost more than the statement)."""
+    return conn.execute(query).all()
 
 
 def _fits(class_id, amount):
@@ -58,7 +77,7 @@ def providers_with_room(conn, wanted, root_ids=None):
         ).where(_fits(class_id, amount))
         if root_ids is not None:
             query = query.where(
-                PROVIDERS.c.root_provider_id.in_(list(root_ids)))
+                _in(conn, PROVIDERS.c.root_provider_id, root_ids))
         selects.append(query)
     if not selects:
         return []
@@ -66,7 +85,7 @@ def providers_with_room(conn, wanted, root_ids=None):
     return [Fit(provider_id, root_id, class_id, amount,
                 _capacity(total, reserved, ratio), int(allocated), max_unit)
             for provider_id, root_id, class_id, amount, total, reserved,
-            ratio, allocated, max_unit in conn.execute(query)]
+            ratio, allocated, max_unit in _rows(conn, query)]
 
 
 def _capacity(total, reserved, ratio):
@@ -80,19 +99,19 @@ def roots_of(conn, uuids):
         return {}
     return dict(conn.execute(sa.select(
         PROVIDERS.c.uuid, PROVIDERS.c.root_provider_id).where(
-            PROVIDERS.c.uuid.in_(list(uuids)))).all())
+            _in(conn, PROVIDERS.c.uuid, uuids))).all())
 
 
 def aggregate_members(conn, aggregate_uuids):
     """{aggregate uuid: set of provider ids in it}."""
     members = collections.defaultdict(set)
     if aggregate_uuids:
-        for uuid, provider_id in conn.execute(sa.select(
+        for uuid, provider_id in _rows(conn, sa.select(
                 AGGREGATES.c.uuid, RP_AGGREGATES.c.resource_provider_id)
                 .select_from(AGGREGATES.join(
                     RP_AGGREGATES,
                     RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id))
-                .where(AGGREGATES.c.uuid.in_(list(aggregate_uuids)))):
+                .where(_in(conn, AGGREGATES.c.uuid, aggregate_uuids))):
             members[uuid].add(provider_id)
     return members
 
@@ -101,9 +120,9 @@ def trait_holders(conn, trait_ids):
     """{provider id: set of ids of those of ``trait_ids`` it has}."""
     holders = collections.defaultdict(set)
     if trait_ids:
-        for provider_id, trait_id in conn.execute(sa.select(
+        for provider_id, trait_id in _rows(conn, sa.select(
                 RP_TRAITS.c.resource_provider_id, RP_TRAITS.c.trait_id).where(
-                RP_TRAITS.c.trait_id.in_(list(trait_ids)))):
+                _in(conn, RP_TRAITS.c.trait_id, trait_ids))):
             holders[provider_id].add(trait_id)
     return holders
 
@@ -120,7 +139,7 @@ def roots_with_traits(conn, required_ids, forbidden_ids):
     if forbidden_ids:
         query = query.where(~sa.exists().where(
             RP_TRAITS.c.resource_provider_id == PROVIDERS.c.id,
-            RP_TRAITS.c.trait_id.in_(list(forbidden_ids))))
+            _in(conn, RP_TRAITS.c.trait_id, forbidden_ids)))
     return set(conn.execute(query).scalars())
 
 
@@ -130,7 +149,7 @@ def roots_by_id(conn, provider_ids):
         return {}
     return dict(conn.execute(sa.select(
         PROVIDERS.c.id, PROVIDERS.c.root_provider_id).where(
-            PROVIDERS.c.id.in_(list(provider_ids)))).all())
+            _in(conn, PROVIDERS.c.id, provider_ids))).all())
 
 
 def sharing_anchors(conn, sharing_ids):
@@ -145,8 +164,8 @@ def sharing_anchors(conn, sharing_ids):
                       PROVIDERS.c.root_provider_id).distinct().select_from(
         mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
         .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
-    ).where(mine.c.resource_provider_id.in_(list(sharing_ids)))
-    for sharing_id, root_id in conn.execute(query):
+    ).where(_in(conn, mine.c.resource_provider_id, sharing_ids))
+    for sharing_id, root_id in _rows(conn, query):
         anchors[sharing_id].add(root_id)
     return anchors
 
@@ -155,10 +174,10 @@ def trees(conn, root_ids):
     """{id: Provider} of every provider in the trees of ``root_ids``."""
     if not root_ids:
         return {}
-    return {row[0]: Provider(*row) for row in conn.execute(sa.select(
+    return {row[0]: Provider(*row) for row in _rows(conn, sa.select(
         PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
         PROVIDERS.c.root_provider_id).where(
-            PROVIDERS.c.root_provider_id.in_(list(root_ids))))}
+            _in(conn, PROVIDERS.c.root_provider_id, root_ids)))}
 
 
 def traits_in_trees(conn, root_ids):
@@ -166,12 +185,12 @@ def traits_in_trees(conn, root_ids):
     (providers without traits left out)."""
     traits = collections.defaultdict(set)
     if root_ids:
-        for provider_id, name in conn.execute(sa.select(
+        for provider_id, name in _rows(conn, sa.select(
                 RP_TRAITS.c.resource_provider_id, TRAITS.c.name).select_from(
                 RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
                 .join(PROVIDERS,
                       PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id))
-                .where(PROVIDERS.c.root_provider_id.in_(list(root_ids)))):
+                .where(_in(conn, PROVIDERS.c.root_provider_id, root_ids))):
             traits[provider_id].add(name)
     return traits
 
@@ -181,14 +200,14 @@ def usages_in_trees(conn, root_ids):
     the trees of ``root_ids``."""
     if not root_ids:
         return []
-    rows = conn.execute(sa.select(
+    rows = _rows(conn, sa.select(
         INVENTORIES.c.resource_provider_id, INVENTORIES.c.resource_class_id,
         INVENTORIES.c.total, INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
         INVENTORIES.c.max_unit,
     ).select_from(INVENTORIES.join(
         PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-    ).where(PROVIDERS.c.root_provider_id.in_(list(root_ids))))
+    ).where(_in(conn, PROVIDERS.c.root_provider_id, root_ids)))
     return [Usage(provider_id, class_id,
                   _capacity(total, reserved, ratio), int(allocated), max_unit)
             for provider_id, class_id, total, reserved, ratio, allocated,

@@ -86,6 +86,10 @@ class InventoryWithResourceClassNotFound(NotFound):
     msg_fmt = 'No inventory of class %(resource_class)s found.'
 
 
+class InventoryNotFoundForDelete(NotFound):
+    msg_fmt = 'No inventory of class %(resource_class)s found for delete'
+
+
 class ResourceClassNotFound(NotFound):
     msg_fmt = 'No such resource class %(resource_class)s.'
 
@@ -121,4 +125,3 @@ class TraitCannotDeleteStandard(PlacementError):
 
 class TraitInUse(PlacementError):
     msg_fmt = 'The trait %(name)s is in use by a resource provider.'
-

@@ -219,13 +219,14 @@ def update(context, provider, generation, name, data):
 def delete(context, provider, name):
     """Remove the inventory of one class (DELETE .../inventories/{class})."""
     def requirements(ids):
-        yield _existing(provider, ids[name], name)
+        yield _existing(provider, ids[name], name,
+                        exception.InventoryNotFoundForDelete)
     return rp_obj.retry_from_last_read(context, provider, lambda rp: _write(
         context, rp, rp.generation, {name: None}, False, requirements))
 
 
-def _existing(provider, class_id, name):
+def _existing(provider, class_id, name,
+              missing=exception.InventoryWithResourceClassNotFound):
     return rp_obj.Requirement(
         _has_inventory(provider, class_id),
-        'must have inventory of %s' % name,
-        exception.InventoryWithResourceClassNotFound(resource_class=name))
+        'must have inventory of %s' % name, missing(resource_class=name))

@@ -60,7 +60,6 @@ class ReshapeWriter(alloc_obj.AllocationWriter):
             name for _, classes in inventories.values() for name in classes])
         self.class_names.update(
             {i: n for n, i in self.inventory_class_ids.items()})
-        self._check_new_allocations_fit_units()
 
     def _check_new_allocations_fit_units(self):
         """What the request alone decides: an allocation on a reshaped
@@ -85,19 +84,41 @@ class ReshapeWriter(alloc_obj.AllocationWriter):
     def providers_to_look_up(self):
         return list(self.inventories) + self.wanted_providers
 
-    def check_providers(self):
+    def check_before_consumers(self, conn):
+        """As Placement: the reshaped providers exist and have the
+        generation the client gave, before anything about consumers. (The
+        providers' compare-and-swaps check the generations again; this
+        only orders the errors.)"""
         for uuid in self.inventories:
             if uuid not in self.provider_ids:
                 raise InventoryProviderNotFound(uuid=uuid)
+        current = dict(conn.execute(
+            sa.select(PROVIDERS.c.uuid, PROVIDERS.c.generation).where(
+                PROVIDERS.c.uuid.in_(sorted(self.inventories)))).all())
+        for uuid, (given, _) in self.inventories.items():
+            if current[uuid] != given:
+                raise ResourceProviderGenerationConflict(
+                    uuid=uuid, actual=current[uuid], given=given)
+
+    def check_providers(self):
         super().check_providers()
+        self._check_new_allocations_fit_units()
 
     def _reshaped(self, provider_id):
         # Providers only held by the consumers' old allocations were not
         # looked up: they are not being reshaped.
         return self.provider_uuids.get(provider_id) in self.inventories
 
-    def providers_to_swap(self, demands):
-        return set(demands) | {self.provider_ids[u] for u in self.inventories}
+    def generation_steps(self, old):
+        """As Placement 16.0.0's reshape, which writes each reshaped
+        provider's inventories twice (an interim union, skipped when the
+        new inventories are empty, and the final ones) around the
+        allocation write: up to 3 for a reshaped provider."""
+        steps = super().generation_steps(old)
+        for uuid, (_, classes) in self.inventories.items():
+            provider_id = self.provider_ids[uuid]
+            steps[provider_id] = steps.get(provider_id, 0) + 1 + bool(classes)
+        return steps
 
     def expected_provider_values(self, provider_id):
         if not self._reshaped(provider_id):

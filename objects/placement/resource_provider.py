@@ -195,8 +195,11 @@ def create(context, uuid, name, parent_provider_uuid=None):
     """Insert a provider (a root, or a child of ``parent_provider_uuid``).
 
     Raises ResourceProviderExists (with the duplicate columns) or
-    ObjectActionError for a parent that does not exist.
+    ObjectActionError for an empty name or a parent that does not exist.
     """
+    if not name:
+        raise exception.ObjectActionError(action='create',
+                                          reason='name is required')
     for _ in range(ATTEMPTS):
         try:
             return _create(context, uuid, name, parent_provider_uuid)
@@ -362,14 +365,15 @@ def destroy(context, provider):
 @db_api.retry_on_deadlock
 def _destroy(context, provider):
     child = PROVIDERS.alias('child')
+    # Children first: Placement reports them before allocations.
     requirements = [
-        Requirement(~sa.exists().where(
-            ALLOCATIONS.c.resource_provider_id == PROVIDERS.c.id),
-            'must have no allocations', exception.ResourceProviderInUse()),
         Requirement(~sa.exists().where(
             child.c.parent_provider_id == PROVIDERS.c.id),
             'must have no child providers',
             exception.CannotDeleteParentResourceProvider()),
+        Requirement(~sa.exists().where(
+            ALLOCATIONS.c.resource_provider_id == PROVIDERS.c.id),
+            'must have no allocations', exception.ResourceProviderInUse()),
     ]
     with session.writer.connection.using(context) as conn:
         try:

@@ -19,7 +19,9 @@ from volapi.placement import handler as placement_handler
 # Path items of the volume API, by the collection they follow.
 _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
-               'extra_specs': '{key}', 'metadata': '{key}'}
+               'extra_specs': '{key}', 'metadata': '{key}',
+               'messages': '{message_id}', 'os-quota-sets': '{project_id}',
+               'os-quota-class-sets': '{class_name}'}
 
 
 def _methods(handler):

@@ -132,20 +132,26 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
         self.assertEqual({}, self.get('/resource_providers/%s/inventories'
                                       % rp).json['inventories'])
 
-
     def test_resource_amounts_in_queries(self):
         rp = self.create_provider('amounts')['uuid']
         self.set_inventory(rp, {'DISK_GB': {'total': 10}})
-        for amount in ('9223372036854775808', '9' * 30, '2147483648',
-                       '\u0661', '1e3', ' 1'):
+        # Amounts no inventory has match nothing (they were a 500 in
+        # allocation candidates, beyond 64 bits).
+        for amount in ('9223372036854775808', '9' * 30, '2147483648', '11'):
+            self.assertEqual([], self.get(
+                '/allocation_candidates?resources=DISK_GB:%s' % amount
+            ).json['allocation_requests'])
+            self.assertEqual([], self.get(
+                '/resource_providers?resources=DISK_GB:%s' % amount
+            ).json['resource_providers'])
+        self.assertEqual(1, len(self.get(
+            '/allocation_candidates?resources=DISK_GB:1'
+        ).json['allocation_requests']))
+        for amount in ('\u0661', '1e3', ' 1', '-' + '9' * 30):
             for path in ('/allocation_candidates', '/resource_providers'):
                 self.assertError(self.get(
                     '%s?resources=DISK_GB:%s' % (
                         path, urllib.parse.quote(amount)), status=None), 400)
-        for amount, found in (('2147483647', 0), ('1', 1)):
-            self.assertEqual(found, len(self.get(
-                '/allocation_candidates?resources=DISK_GB:%s' % amount
-            ).json['allocation_requests']))
 
 
 class MarkerScopeTest(api_fixtures.APITestCase):
@@ -198,8 +204,7 @@ class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
 
     def test_unserved_resources_are_404(self):
         for path in ('/v3/os-services', '/v3/resource_filters',
-                     '/v3/volumez', '/v3/os-quota-sets/project-a',
-                     '/v3/project-a/os-quota-sets/project-a',
+                     '/v3/volumez', '/v3/os-quota-setz/project-a',
                      '/v3/project-a/os-services'):
             response = self.app.get(path, headers=self.owner,
                                     expect_errors=True)

@@ -262,7 +262,7 @@ class TestGenerations(base.AllocationTestCase):
         self.assertEqual(before, self.provider_generation(self.rp))
         self.assertEqual({'DISK_GB': 1, 'VCPU': 0}, self.usages(self.rp))
 
-    def test_every_provider_touched_is_bumped(self):
+    def test_generations_advance_as_placements(self):
         other = self.create_provider()['uuid']
         self.set_inventory(other, {'DISK_GB': {'total': 100}})
         untouched = self.create_provider()['uuid']
@@ -272,24 +272,31 @@ class TestGenerations(base.AllocationTestCase):
         self.put_allocations(consumer, {self.rp: {'DISK_GB': 5}})
         self.assertEqual(gens[self.rp] + 1,
                          self.provider_generation(self.rp))
-        # Moving to another provider bumps both: the one losing the
-        # allocation too, its usage changed.
+        # Moving to another provider bumps the new one only, as
+        # Placement 16.0.0 does.
         self.put_allocations(consumer, {other: {'DISK_GB': 5}},
                              generation=1)
-        self.assertEqual(gens[self.rp] + 2,
+        self.assertEqual(gens[self.rp] + 1,
                          self.provider_generation(self.rp))
         self.assertEqual(gens[other] + 1, self.provider_generation(other))
         self.assertEqual(gens[untouched],
                          self.provider_generation(untouched))
         self.assertEqual({'DISK_GB': 0, 'VCPU': 0}, self.usages(self.rp))
         self.assertEqual({'DISK_GB': 5}, self.usages(other))
+        # Emptying a consumer's allocations bumps the providers it held.
+        self.put_allocations(consumer, {}, generation=2)
+        self.assertEqual(gens[other] + 2, self.provider_generation(other))
+        self.assertEqual(gens[self.rp] + 1,
+                         self.provider_generation(self.rp))
+        self.assertEqual({'DISK_GB': 0}, self.usages(other))
 
     def test_delete(self):
         consumer = new_uuid()
         self.put_allocations(consumer, {self.rp: {'DISK_GB': 5}})
         before = self.provider_generation(self.rp)
         self.delete('/allocations/%s' % consumer)
-        self.assertEqual(before + 1, self.provider_generation(self.rp))
+        # Placement 16.0.0 leaves the generation as it is.
+        self.assertEqual(before, self.provider_generation(self.rp))
         self.assertIsNone(self.consumer_row(consumer))
         self.assertEqual({'allocations': {}}, self.allocations_of(consumer))
         self.assertError(

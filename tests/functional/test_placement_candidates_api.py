@@ -2,6 +2,8 @@
 microversion, the body forms, and Placement's errors."""
 import uuid as uuidlib
 
+from objects.placement import allocation_candidate as ac
+from objects.placement import exception
 from tests.functional import test_placement_base as base
 
 SHARES = 'MISC_SHARES_VIA_AGGREGATE'
@@ -181,3 +183,18 @@ class CandidatesApiTest(base.PlacementTestCase):
             'resources=VCPU:1&root_required=A&root_required=B', status=400),
             400)
         self.assertEqual('placement.query.duplicate_key', error['code'])
+
+    def test_amount_no_inventory_can_hold(self):
+        self.provider({'VCPU': 8})
+        self.assertError(self.candidates(
+            'resources=VCPU:99999999999', status=400), 400,
+            detail='Requested resource VCPU requires amount <= 2147483647')
+        # In process, such an amount finds nothing (no inventory's max_unit
+        # allows it), and an unknown class is still reported.
+        self.assertEqual(ac.NO_CANDIDATES, ac.get_candidates(
+            self.context, {'': ac.RequestGroup(
+                resources={'VCPU': 2 ** 63}, use_same_provider=False)}))
+        self.assertRaises(exception.ResourceClassNotFound,
+                          ac.get_candidates, self.context, {
+                              '': ac.RequestGroup(
+                                  resources={'CUSTOM_NONE': 2 ** 63})})

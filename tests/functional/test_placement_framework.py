@@ -86,7 +86,7 @@ class TestMicroversions(base.PlacementTestCase):
         response = self.get('/', version='')
         self.assertEqual('placement 1.0',
                          response.headers['OpenStack-API-Version'])
-        self.assertEqual('OpenStack-API-Version', response.headers['Vary'])
+        self.assertEqual('openstack-api-version', response.headers['Vary'])
         response = self.get('/', version='latest')
         self.assertEqual('placement 1.39',
                          response.headers['OpenStack-API-Version'])
@@ -138,7 +138,7 @@ class TestErrors(base.PlacementTestCase):
         self.assertEqual({'status', 'title', 'detail', 'code', 'request_id'},
                          set(error))
         self.assertEqual('Not Found', error['title'])
-        self.assertEqual(response.headers['openstack-request-id'],
+        self.assertEqual(response.headers['x-openstack-request-id'],
                          error['request_id'])
 
     def test_unknown_path_is_404(self):
@@ -176,6 +176,32 @@ class TestErrors(base.PlacementTestCase):
         self.assertEqual(406, response.status_int)
         self.assertIn('Only application/json is provided', response.text)
 
+    def test_errors_are_json_without_accept_or_with_any(self):
+        for accept in (None, '', '*/*'):
+            for method, path, body in (
+                    ('GET', '/nothing', None),
+                    ('POST', '/resource_classes', '{bad'),
+                    ('PUT', '/traits/lowercase', None)):
+                response = self.request(method, path, body,
+                                        headers={'Accept': accept})
+                self.assertEqual('application/json', response.content_type,
+                                 '%s %s %r' % (method, path, accept))
+                self.assertIn(response.status_int, (400, 404))
+                self.assertEqual(response.status_int,
+                                 response.json['errors'][0]['status'])
+
+    def test_vary_as_placement_spells_it(self):
+        self.assertEqual('openstack-api-version',
+                         self.get('/').headers['vary'])
+        self.assertEqual('openstack-api-version', self.get(
+            '/traits/CUSTOM_NONE', status=404).headers['vary'])
+        # Not on what Placement answers past its handlers: an unknown
+        # path, or an object's NotFound escaping the handler.
+        for path in ('/nothing', '/resource_classes/CUSTOM_NONE'):
+            response = self.get(path, status=404)
+            self.assertNotIn('vary', response.headers)
+            self.assertIn('openstack-api-version', response.headers)
+
     def test_malformed_json_is_400(self):
         response = self.post('/resource_providers', '{"name": ')
         self.assertError(response, 400, detail='Malformed JSON')
@@ -189,16 +215,16 @@ class TestRequestIds(base.PlacementTestCase):
         first = self.get('/resource_providers')
         second = self.get('/resource_providers')
         for response in (first, second):
-            self.assertRegex(response.headers['openstack-request-id'],
+            self.assertRegex(response.headers['x-openstack-request-id'],
                              '^req-[0-9a-f-]{36}$')
-            self.assertEqual(response.headers['openstack-request-id'],
-                             response.headers['x-openstack-request-id'])
-        self.assertNotEqual(first.headers['openstack-request-id'],
-                            second.headers['openstack-request-id'])
+            # Only the header Placement sends.
+            self.assertNotIn('openstack-request-id', response.headers)
+        self.assertNotEqual(first.headers['x-openstack-request-id'],
+                            second.headers['x-openstack-request-id'])
 
     def test_unauthenticated_responses_have_an_id(self):
         response = self.get('/resource_providers', status=401, token=None)
-        self.assertIn('openstack-request-id', response.headers)
+        self.assertIn('x-openstack-request-id', response.headers)
 
 
 class TestLastModified(base.PlacementTestCase):

@@ -11,6 +11,8 @@ class ReshaperTestCase(base.AllocationTestCase):
 
     def setUp(self):
         super().setUp()
+        # Placement's default lets only services reshape.
+        self.override_policy({'placement:reshaper:reshape': 'role:admin'})
         self.node = self.create_provider(name='node')['uuid']
         self.set_inventory(self.node, {'VGPU': {'total': 8},
                                        'DISK_GB': {'total': 100}})
@@ -78,9 +80,11 @@ class TestReshape(ReshaperTestCase):
         self.assertEqual({gpu1: {'VGPU': 1}}, self.held(self.second))
         self.assertEqual({'VGPU': 2}, self.usages(gpu0))
         self.assertEqual({'DISK_GB': 10}, self.usages(self.node))
-        self.assertEqual(node_generation + 1,
+        # As Placement 16.0.0: a reshaped provider's inventories are
+        # written twice (interim, final) around the allocations' write.
+        self.assertEqual(node_generation + 3,
                          self.provider_generation(self.node))
-        self.assertEqual(1, self.provider_generation(gpu0))
+        self.assertEqual(3, self.provider_generation(gpu0))
         self.assertEqual(2, self.allocations_of(self.second)[
             'consumer_generation'])
 
@@ -261,3 +265,12 @@ class TestRefusals(ReshaperTestCase):
         self.assertRefused({'inventories': bad_reserved, 'allocations': {}},
                            400, detail='Bad inventory VGPU for resource '
                                        'provider %s' % self.node)
+
+
+class TestPolicy(base.AllocationTestCase):
+
+    def test_only_services_reshape_by_default(self):
+        self.assertError(self.post('/reshaper', {
+            'inventories': {}, 'allocations': {}}, version='1.30'), 403,
+            detail='Policy does not allow placement:reshaper:reshape to be '
+                   'performed.')

@@ -2,14 +2,13 @@
 volapi over HTTP, with a worker in this process: quota-update, creates
 until the quota says no (Cinder's 413 message), quota-show, quota-usage,
 quota-defaults, quota-delete, absolute-limits."""
-import os
-import subprocess
-
 from cinderclient import exceptions as cinder_exc
 
 from tests import fixtures as volapi_fixtures
+from tests.functional import cinder_cli
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_actions_cli as cli_tests
+from tests.functional import volume_worker_fixture as vwf
 
 
 class QuotaCLITest(cli_tests.CinderClientTestCase):
@@ -23,19 +22,8 @@ class QuotaCLITest(cli_tests.CinderClientTestCase):
 
     def cinder(self, *args, user='user-a', project='project-a',
                check=True):
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(('OS_', 'CINDER'))}
-        command = [cli_tests._cinder_executable(), '--os-auth-type',
-                   'noauth', '--os-endpoint', self.endpoint,
-                   '--os-project-id', project, '--os-user-id', user,
-                   '--os-volume-api-version', '3.44'] + list(args)
-        result = subprocess.run(command, env=env, capture_output=True,
-                                text=True, timeout=120)
-        if check and result.returncode != 0:
-            self.fail('%s failed (%d):\n%s%s' % (
-                ' '.join(args), result.returncode, result.stdout,
-                result.stderr))
-        return result
+        return cinder_cli.run(self, self.endpoint, *args, user=user,
+                              project=project, version='3.44', check=check)
 
     def admin(self, *args):
         return self.cinder(*args, user='admin', project='admin')
@@ -84,8 +72,7 @@ class QuotaCLITest(cli_tests.CinderClientTestCase):
         admin.quota_classes.update('default', volumes=5)
         self.assertEqual(5, admin.quota_classes.get('default').volumes)
         tenant.volumes.delete(volume)
-        vwf_wait = cli_tests.vwf.wait_for
-        vwf_wait(lambda: [v.id for v in tenant.volumes.list()],
-                 lambda ids: volume.id not in ids)
+        vwf.wait_for(lambda: [v.id for v in tenant.volumes.list()],
+                     lambda ids: volume.id not in ids)
         self.assertEqual(0, admin.quotas.get(
             'project-a', usage=True).gigabytes['in_use'])

@@ -9,8 +9,11 @@ For another project, a resource of the owner is exactly an unknown id:
 same status, same body but for the id (a path item, a marker, an id in a
 body), so that no answer tells whether another tenant's id exists.
 """
+import datetime
 import json
 import uuid
+
+from oslo_utils import timeutils
 
 from db import models
 from tests import volume_rows as rows
@@ -64,6 +67,10 @@ def _snapshot(w, template, body=None):
 
 def _attachment(w, template, body=None, which='attachment'):
     return (_path(template, attachment_id=w[which]), body, [w[which]])
+
+
+def _message(w, template):
+    return _path(template, message_id=w['message']), None, [w['message']]
 
 
 def _type(w, template, body=None):
@@ -190,6 +197,34 @@ VOLUME_MATRIX = {
         expect(200, 403, 200)),
     ('POST', '/v3/workers/cleanup'): (
         lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
+    ('GET', '/v3/messages'): (
+        lambda w: ('/v3/messages', None, []), expect(200, 200, 200)),
+    ('GET', '/v3/messages/{message_id}'): (
+        lambda w: _message(w, '/v3/messages/{message_id}'),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/messages/{message_id}'): (
+        lambda w: _message(w, '/v3/messages/{message_id}'),
+        expect(204, 404, 204)),
+    ('GET', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a?usage=True', None, []),
+        expect(200, 403, 200)),
+    ('GET', '/v3/os-quota-sets/{project_id}/defaults'): (
+        lambda w: ('/v3/os-quota-sets/project-a/defaults', None, []),
+        expect(200, 403, 200)),
+    ('PUT', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a',
+                   {'quota_set': {'volumes': -1}}, []),
+        expect(403, 403, 200)),
+    ('DELETE', '/v3/os-quota-sets/{project_id}'): (
+        lambda w: ('/v3/os-quota-sets/project-a', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-quota-class-sets/{class_name}'): (
+        lambda w: ('/v3/os-quota-class-sets/default', None, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-quota-class-sets/{class_name}'): (
+        lambda w: ('/v3/os-quota-class-sets/default',
+                   {'quota_class_set': {'volumes': -1}}, []),
+        expect(403, 403, 200)),
 }
 
 # POST .../action, per action: (template, action) -> (argument, the world
@@ -229,7 +264,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
-                     '/v3/workers/cleanup': 'POST'}
+                     '/v3/workers/cleanup': 'POST',
+                     '/v3/os-quota-sets/{project_id}/defaults': 'GET'}
 
 
 class VolumeTenantMatrixTest(api_fixtures.APITestCase):
@@ -238,6 +274,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
+        # Every row makes a world of volumes: no quota to run into.
+        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
         self.driver = self.useFixture(
             volume_worker_fixture.RunningWorker(self)).worker.driver
 
@@ -270,6 +308,14 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
             self.driver.create_volume(made)
         snapshot = rows.snapshot(context, volume)
         self.driver.create_snapshot(snapshot, volume)
+        message = str(uuid.uuid4())
+        rows.insert(
+            context, models.Message, id=message,
+            project_id='project-a', event_id='VOLUME_VOLUME_001_003',
+            message_level='ERROR', resource_type='VOLUME',
+            resource_uuid=volume.id, action_id='001', detail_id='003',
+            expires_at=datetime.datetime(2100, 1, 1), created_at=timeutils.utcnow(),
+            deleted=False)
         type_id = rows.volume_type(context)
         rows.insert(context, models.VolumeTypeExtraSpec,
                     volume_type_id=type_id, key='k', value='v')
@@ -277,7 +323,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 'attachment': attachment.id, 'attaching': attaching.id,
                 'detaching': detaching.id, 'reserved': reserved.id,
                 'connected': connected.id,
-                'snapshot': snapshot.id,
+                'snapshot': snapshot.id, 'message': message,
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
                 'instance': str(uuid.uuid4())}
 
@@ -353,9 +399,12 @@ def _filled(argument, world):
 
 class PlacementTenantMatrixTest(test_placement_base.PlacementTestCase):
     """Placement is an administrators' API: any other caller is a 403 on
-    every route, no token or a bad one a 401."""
+    every route, no token or a bad one a 401. (Reshaping is for services
+    only by default, as in Placement: here an administrator may, so that
+    every route is tried.)"""
 
     def test_every_route(self):
+        self.override_policy({'placement:reshaper:reshape': 'role:admin'})
         rp = self.create_provider('matrix')['uuid']
         self.set_inventory(rp, {'DISK_GB': {'total': 10}})
         paths = {'{uuid}': rp, '{consumer_uuid}': str(uuid.uuid4()),

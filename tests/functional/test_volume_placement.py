@@ -5,7 +5,7 @@ import sqlalchemy as sa
 from db import models
 from db import session
 from objects.placement import aggregate as agg_obj
-from objects.placement import allocation as alloc_obj
+from objects.placement import allocation_reads as alloc_reads
 from objects.placement import resource_provider as rp_obj
 from objects.placement import trait as trait_obj
 from tests.functional import api_fixtures
@@ -37,7 +37,7 @@ class PlacementTestCase(api_fixtures.APITestCase):
                                   **fields)
 
     def allocation(self, consumer):
-        return alloc_obj.get_for_consumer(self.context, consumer)
+        return alloc_reads.get_for_consumer(self.context, consumer)
 
 
 class PoolsTest(PlacementTestCase):

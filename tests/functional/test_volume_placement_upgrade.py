@@ -14,6 +14,7 @@ from db import models
 from db import session
 from objects import quota
 from objects.placement import allocation as alloc_obj
+from objects.placement import allocation_reads as alloc_reads
 from tests import base
 from tests.functional import placement_invariant as invariant
 from tests.functional import worker_fixtures
@@ -82,7 +83,7 @@ class UpgradeTest(base.DatabaseTestCase):
                       out)
         self.assertIn('1 rows matched query allocate_snapshots, 1 migrated',
                       out)
-        held = alloc_obj.get_for_consumer(self.context, self.volumes[1])
+        held = alloc_reads.get_for_consumer(self.context, self.volumes[1])
         self.assertEqual(
             ({pools.provider_uuid(POOL): {'DISK_GB': 2}}, 'old-project',
              'old-user'),

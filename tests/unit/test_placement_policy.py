@@ -30,6 +30,18 @@ class TestPolicy(base.TestCase):
                              'placement:allocations:manage to be performed.',
                              str(error))
 
+    def test_defaults_that_are_not_admin_or_service(self):
+        # As Placement 16.0.0: usages also for readers of the project,
+        # reshaping for services only.
+        reader = self.make(['reader'])
+        reader.can('placement:usages', target={'project_id': 'p'})
+        self.assertRaises(policy.PolicyNotAuthorized, reader.can,
+                          'placement:usages', target={'project_id': 'q'})
+        self.make(['service']).can('placement:reshaper:reshape')
+        self.assertRaises(policy.PolicyNotAuthorized,
+                          self.make(['admin']).can,
+                          'placement:reshaper:reshape')
+
     def test_credentials_are_context_attributes(self):
         # Decisions are remembered by these attributes' values: they must
         # be exactly what oslo.policy is given.

@@ -6,58 +6,14 @@ the last-resort fault, NUL refusal, versions documents (no auth),
 authentication (noauth or keystone), microversion, then a thin pecan
 application (object dispatch, no templates, one error hook).
 """
-import pecan
-import pecan.core
-import pecan.routing
-
 from volapi.api import auth
 from volapi.api import middleware
+from volapi.api import pecan_compat
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api.v3 import root
 from volapi import conf as volapi_conf
 from volapi.middleware import stack
-
-
-def _remembering(getargspec):
-    """pecan inspects each handler's signature on every request (to drop
-    query parameters it does not take), rebuilding a namedtuple class each
-    time: a fifth of a request's CPU. Signatures do not change, so the
-    answer is kept per function."""
-    specs = {}
-
-    def cached(function):
-        key = (getattr(function, '__func__', function),
-               hasattr(function, '__self__'))
-        spec = specs.get(key)
-        if spec is None:
-            spec = specs[key] = getargspec(function)
-        return spec
-
-    cached.remembering = True
-    return cached
-
-
-# pecan.core asks per handler, pecan.routing per ``_route`` hop.
-for _module in (pecan.core, pecan.routing):
-    if not getattr(_module.getargspec, 'remembering', False):
-        _module.getargspec = _remembering(_module.getargspec)
-
-
-class _Pecan(pecan.Pecan):
-
-    def find_controller(self, state):
-        # Handlers build their JSON responses themselves (rest.respond), so
-        # pecan's Accept negotiation, which refuses application/json for
-        # handlers exposed without templates, has nothing to decide.
-        state.request.pecan['content_type'] = 'text/html'
-        return super().find_controller(state)
-
-    def _handle_empty_response_body(self, state):
-        # pecan turns every empty 200 into a 204 (decoding each body to
-        # find out); Cinder answers some requests 200 with no body, and
-        # handlers set their status deliberately.
-        pass
 
 
 def setup_app(conf=None):
@@ -68,7 +24,8 @@ def setup_app(conf=None):
     import objects
     objects.register_all()
     policy.init(conf)
-    application = _Pecan(
+    pecan_compat.remember_signatures()
+    application = pecan_compat.Pecan(
         root.RootController(),
         hooks=[rest.FaultHook()],
         request_cls=rest.Request,

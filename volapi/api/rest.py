@@ -17,33 +17,13 @@ import webob
 from volapi.api import auth
 from volapi.api import errors
 from volapi.api import microversion
+from volapi.api import pecan_compat
 
 
 _JSON_KEY = 'volapi.json'
 
 
-def _answering_400_if_undecodable(prop):
-    """webob's property ``prop``, answering what the client sent that
-    cannot be decoded with a 400, as pecan.Request does."""
-    def fget(request):
-        try:
-            return prop.fget(request)
-        except UnicodeDecodeError:
-            pecan.abort(400)
-    return property(fget, prop.fset, prop.fdel, prop.__doc__)
-
-
-class Request(pecan.Request):
-    # pecan.Request wraps EVERY attribute access (some 150 a request, as
-    # webob's properties use one another) to answer a UnicodeDecodeError
-    # with a 400. Only webob's properties that decode what the client sent
-    # can raise one: they alone keep that answer.
-    __getattribute__ = object.__getattribute__
-    path_info = _answering_400_if_undecodable(webob.Request.path_info)
-    script_name = _answering_400_if_undecodable(webob.Request.script_name)
-    GET = _answering_400_if_undecodable(webob.Request.GET)
-    POST = _answering_400_if_undecodable(webob.Request.POST)
-    text = _answering_400_if_undecodable(webob.Request.text)
+class Request(pecan_compat.FastRequest):
 
     @property
     def json(self):

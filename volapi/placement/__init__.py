@@ -63,13 +63,16 @@ Same paths, bodies, codes and messages otherwise; these are deliberate:
   an allocated class is refused the same way (Placement uses
   ``placement.concurrent_update`` for the single-class DELETE).
 - ``allocation_ratio`` must be above 0 and ``min_unit`` not above
-  ``max_unit`` (400).
+  ``max_unit`` (400). A provider cannot be renamed to ``''`` (400).
 - Writes without a client generation (POST inventory, DELETE inventory or
   inventories or traits, aggregates before 1.19) re-read and retry when
   another writer bumped the generation, instead of answering 409.
 - Custom resource classes are never cached per process, so a class
   renamed or deleted by another API process is never used stale.
 - ``consumer_count`` (1.38) counts distinct consumers over all classes.
+- A resource amount in a query string is ASCII digits up to MAX_INT
+  (2147483647), else 400; Placement finds nothing for a larger one, or
+  fails in the database.
 - Input no database can store (NUL, lone surrogates, NaN, absurd nesting,
   aggregate ids longer than 36 characters) is a 400, not a 500.
 """

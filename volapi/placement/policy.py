@@ -1,8 +1,9 @@
 """Placement's policy rules (oslo.policy) and their enforcement.
 
-Every rule defaults to "admin or service", as Placement's do; an operator
-may override any of them in the ``[oslo_policy] policy_file``. Rule names
-are Placement's.
+Every rule defaults to what Placement 16.0.0's does: "admin or service",
+but for ``GET /usages`` (also a reader of the project) and ``POST
+/reshaper`` (services only); an operator may override any of them in the
+``[oslo_policy] policy_file``. Rule names are Placement's.
 """
 import threading
 
@@ -11,7 +12,15 @@ from oslo_policy import policy
 from volapi import policy_decisions
 
 ADMIN_OR_SERVICE = 'admin_or_service'
+SERVICE = 'service_api'
+PROJECT_READER = 'project_reader_api'
+ADMIN_OR_PROJECT_READER_OR_SERVICE = 'admin_or_project_reader_or_service_api'
 CONTEXT_IS_ADMIN = 'context_is_admin'  # the volume API's rule of that name
+# The rules whose default is not "admin or service".
+_DEFAULTS = {
+    'placement:usages': ADMIN_OR_PROJECT_READER_OR_SERVICE,
+    'placement:reshaper:reshape': SERVICE,
+}
 
 _RULES = {
     # name: description
@@ -64,15 +73,25 @@ _RULES = {
 
 
 def list_rules():
-    rules = [policy.RuleDefault(CONTEXT_IS_ADMIN, 'role:admin',
-                                description='Decides who is an '
-                                            'administrator.'),
-             policy.RuleDefault(ADMIN_OR_SERVICE,
-                                'role:admin or role:service',
-                                description='Admins and services.')]
-    rules += [policy.RuleDefault(name, 'rule:%s' % ADMIN_OR_SERVICE,
-                                 description=description)
-              for name, description in _RULES.items()]
+    rules = [
+        policy.RuleDefault(CONTEXT_IS_ADMIN, 'role:admin',
+                           description='Decides who is an administrator.'),
+        policy.RuleDefault(ADMIN_OR_SERVICE, 'role:admin or role:service',
+                           description='Admins and services.'),
+        policy.RuleDefault(SERVICE, 'role:service',
+                           description='Services.'),
+        policy.RuleDefault(PROJECT_READER,
+                           'role:reader and project_id:%(project_id)s',
+                           description='Readers of the project.'),
+        policy.RuleDefault(ADMIN_OR_PROJECT_READER_OR_SERVICE,
+                           'role:admin or rule:%s or role:service'
+                           % PROJECT_READER,
+                           description='Admins, readers of the project and '
+                                       'services.'),
+    ]
+    rules += [policy.RuleDefault(
+        name, 'rule:%s' % _DEFAULTS.get(name, ADMIN_OR_SERVICE),
+        description=description) for name, description in _RULES.items()]
     return rules
 
 

@@ -98,7 +98,9 @@ def as_error_response(exc, environ):
     return exc
 
 
-MAX_AMOUNT = schema_common.MAX_INT
+# Every amount beyond what an inventory can hold (MAX_INT) is read as this
+# one: digits past 64 bits' worth are not converted at all.
+BEYOND_ANY_INVENTORY = schema_common.MAX_INT + 1
 
 
 # -- JSON in -------------------------------------------------------------------
@@ -287,16 +289,16 @@ def normalize_resources_qs_param(value):
                 'string parameter in form: ?resources=VCPU:2,MEMORY_MB:1024. '
                 'Got: %s.' % part)
         number = request_text.integer(amount)
+        if number is None and request_text.is_integer_text(amount) and \
+                not amount.startswith('-'):
+            number = BEYOND_ANY_INVENTORY
         if number is None:
             raise webob.exc.HTTPBadRequest(
                 'Requested resource %s expected positive integer amount. '
                 'Got: %s.' % (name, request_text.excerpt(amount)))
-        amount = number
-        if amount > MAX_AMOUNT:
-            # No inventory holds more; the databases take no bigger integer.
-            raise webob.exc.HTTPBadRequest(
-                'Requested resource %s requires amount <= %d. Got: %d.'
-                % (name, MAX_AMOUNT, amount))
+        # Callers match nothing beyond MAX_INT (no database takes every
+        # integer).
+        amount = min(number, BEYOND_ANY_INVENTORY)
         if amount < 1:
             raise webob.exc.HTTPBadRequest(
                 'Requested resource %s requires amount >= 1. Got: %d.'

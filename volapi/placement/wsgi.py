@@ -27,8 +27,9 @@ from volapi import outage
 LOG = logging.getLogger(__name__)
 
 VERSION_HEADER = 'OpenStack-API-Version'
-# Placement answers with both (oslo.middleware adds the second).
-REQUEST_ID_COMPAT_HEADERS = ('openstack-request-id',)
+# None: Placement 16.0.0 answers with oslo.middleware's
+# x-openstack-request-id only (tools/placement_diff compares them).
+REQUEST_ID_COMPAT_HEADERS = ()
 
 
 class PlacementApplication:
@@ -61,33 +62,42 @@ class PlacementApplication:
             return util.as_error_response(webob.exc.HTTPBadRequest(
                 'Invalid microversion: %s' % exc), environ)
         environ[microversion.MICROVERSION_ENVIRON] = version
-        response = self._dispatch(environ, path)
+        response, from_handler = self._dispatch(environ, path)
         header = 'placement %s' % (version,)
         response.headers[VERSION_HEADER] = header
-        response.headers['Vary'] = VERSION_HEADER
+        if from_handler:
+            # As microversion_parse's middleware: spelled so, and only on
+            # what a handler answered (its errors included), not on an
+            # error raised past the handlers (unknown path, a bad
+            # Content-Length, a 404 or 403 escaping the handler).
+            response.headers['Vary'] = VERSION_HEADER.lower()
         return response
 
     def _dispatch(self, environ, path):
+        """(response, whether a handler made it)."""
         try:
             _check_content_length(environ)
             route, items = self.router.match(path)
             if route is None or '\x00' in path:
                 raise webob.exc.HTTPNotFound()
-            fn = route.handler(environ['REQUEST_METHOD'])
-            if fn is None:
-                raise webob.exc.HTTPMethodNotAllowed(
-                    'The method specified is not allowed for this resource.',
-                    headers={'allow': route.allow})
-            environ[util.ENV_ROUTING_ARGS] = ((), items)
-            return fn(util.PlacementRequest(environ))
         except webob.exc.HTTPException as exc:
-            return util.as_error_response(exc, environ)
+            return util.as_error_response(exc, environ), False
+        fn = route.handler(environ['REQUEST_METHOD'])
+        if fn is None:
+            return util.as_error_response(webob.exc.HTTPMethodNotAllowed(
+                'The method specified is not allowed for this resource.',
+                headers={'allow': route.allow}), environ), True
+        environ[util.ENV_ROUTING_ARGS] = ((), items)
+        try:
+            return fn(util.PlacementRequest(environ)), True
+        except webob.exc.HTTPException as exc:
+            return util.as_error_response(exc, environ), True
         except policy.PolicyNotAuthorized as exc:
             return util.as_error_response(
-                webob.exc.HTTPForbidden(exc.format_message()), environ)
+                webob.exc.HTTPForbidden(exc.format_message()), environ), False
         except placement_exc.NotFound as exc:
             return util.as_error_response(
-                webob.exc.HTTPNotFound(exc.format_message()), environ)
+                webob.exc.HTTPNotFound(exc.format_message()), environ), False
 
 
 def _failure(exc, environ):
@@ -118,9 +128,23 @@ def deploy(conf):
     """The middleware pipeline around the placement application."""
     application = PlacementApplication(conf)
     application = auth.wrap(application, conf)
-    return stack.wrap(application, conf,
-                      conf.placement.max_request_body_size, fault,
-                      REQUEST_ID_COMPAT_HEADERS)
+    return JsonByDefault(stack.wrap(application, conf,
+                                    conf.placement.max_request_body_size,
+                                    fault, REQUEST_ID_COMPAT_HEADERS))
+
+
+class JsonByDefault:
+    """As Placement's request log middleware (outside all the others): a
+    request without ``Accept``, or with ``*/*``, asks for JSON, so that
+    even its errors are JSON."""
+
+    def __init__(self, application):
+        self.application = application
+
+    def __call__(self, environ, start_response):
+        if environ.get('HTTP_ACCEPT', '*/*') in ('', '*/*'):
+            environ['HTTP_ACCEPT'] = 'application/json'
+        return self.application(environ, start_response)
 
 
 def fault(environ, start_response, status, message):

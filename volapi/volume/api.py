@@ -115,6 +115,19 @@ def on_volume(context, volume_id, build, authorize=None):
         context, lambda ctx: get_volume(ctx, volume_id), build, authorize)
 
 
+def claiming_on_volume(context, volume_id, build, authorize=None):
+    """:func:`on_volume` for a transition that claims (extend, snapshot
+    create): its transaction runs at READ COMMITTED from its first
+    statement (PostgreSQL), so concurrent claims of one project queue on
+    its usage row instead of failing with serialization errors and
+    starting over. Its conditions are the row's own columns, which a
+    waiting UPDATE re-checks on the row it finally gets."""
+    def load(ctx):
+        placement_create.read_committed(ctx)
+        return get_volume(ctx, volume_id)
+    return in_one_transaction(context, load, build, authorize)
+
+
 def _one(name, **params):
     """A build of the lone transition ``name`` of the volume."""
     return lambda ctx, volume: [engine.prepare(ctx, name, volume, **params)]
@@ -390,7 +403,7 @@ def roll_detaching(context, volume_id, version=None, authorize=None,
 
 
 def extend(context, volume_id, new_size, version=None, authorize=None):
-    volume = on_volume(context, volume_id, lambda ctx, volume: [
+    volume = claiming_on_volume(context, volume_id, lambda ctx, volume: [
         engine.prepare(ctx, 'extend', volume, version=version,
                        new_size=new_size),
         lambda ctx: claims.resize_volume(ctx, volume, new_size)], authorize)

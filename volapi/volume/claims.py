@@ -16,6 +16,7 @@ from db import models
 from objects import message
 from objects import quota
 from objects.placement import allocation as alloc_obj
+from objects.placement import allocation_reads as alloc_reads
 from objects.placement import consumer as consumer_obj
 from volapi.volume import pools
 
@@ -69,7 +70,7 @@ def _release(context, consumer_id):
 
 
 def _held(context, consumer_id):
-    held = alloc_obj.get_for_consumer(context, consumer_id)
+    held = alloc_reads.get_for_consumer(context, consumer_id)
     if held is None:
         return 0
     return sum(resources['resources'].get(pools.DISK_GB, 0)
@@ -148,7 +149,6 @@ def release_snapshot(context, snapshot):
     freed = _release(context, snapshot.id)
     quota.charge(context, CONF, snapshot.project_id, snapshots=-1,
                  gigabytes=-freed, enforce=False)
-
 
 
 # -- the transitions that release or give back ----------------------------------

@@ -27,14 +27,12 @@ VOLUMES = models.Volume.__table__
 SNAPSHOTS = models.Snapshot.__table__
 ALLOCATIONS = models.Allocation.__table__
 PROVIDERS = models.ResourceProvider.__table__
-# Volumes that never reached a pool hold none.
-_NEVER_PLACED = ('error', 'creating')
 
 
 def _unallocated_volumes(limit):
     return sa.select(VOLUMES.c.id).where(
         VOLUMES.c.deleted == sa.false(), VOLUMES.c.host.contains('#'),
-        VOLUMES.c.status.not_in(_NEVER_PLACED),
+        VOLUMES.c.status.not_in(quota.NEVER_PLACED),
         ~sa.exists().where(ALLOCATIONS.c.consumer_id == VOLUMES.c.id)
     ).order_by(VOLUMES.c.id).limit(limit)
 

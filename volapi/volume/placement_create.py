@@ -2,9 +2,9 @@
 
 The volume row, its workers row, the project's quota usage and the
 volume's DISK_GB allocation on the chosen pool are written in ONE
-transaction (the 'create' transition's, see volapi.volume.claims). The pools
-tried are the scheduler's candidates, best first, or the source's pool
-for a volume made from a snapshot or another volume. A pool that fills
+transaction (volapi.volume.api.create's: the claim, then the 'create'
+transition). The pools tried are the scheduler's candidates, best first,
+or the source's pool for a volume made from a snapshot or another volume. A pool that fills
 before our claim lands (another create won the race) makes us try the
 next one, at most ``[volume] claim_attempts``. With no pool left the
 volume is inserted in 'error', holding no pool, and a user message says
@@ -31,8 +31,10 @@ def source_host(context, snapshot_id=None, source_volid=None):
     volume's): the new volume goes there, where its data is."""
     volume_id = source_volid
     if snapshot_id:
-        volume_id = db_api.read_columns(context, models.Snapshot, snapshot_id,
-                                        ['volume_id'])['volume_id']
+        snapshot = db_api.read_columns(context, models.Snapshot, snapshot_id,
+                                       ['volume_id'])
+        # Gone meanwhile: the transaction's hold of the snapshot says so.
+        volume_id = snapshot and snapshot['volume_id']
     if not volume_id:
         return None
     row = db_api.read_columns(context, models.Volume, volume_id, ['host'])
@@ -52,8 +54,8 @@ def create(context, volume, extra_specs, insert, source_host=None):
     """Insert ``volume`` (no host yet) on a pool.
 
     ``insert(name)`` runs the transaction that inserts the volume with
-    transition ``name``: 'create' (whose claim, volapi.volume.claims,
-    holds the pool ``volume.host`` names) or 'create_no_pool'. Leaves
+    transition ``name``: 'create' (after the claim of the pool
+    ``volume.host`` names, volapi.volume.claims) or 'create_no_pool'. Leaves
     ``volume.host`` set, or the volume in 'error'. OverQuota if the
     project's quota refuses it."""
     if source_host:

@@ -44,7 +44,7 @@ def create(context, volume_id, name=None, description=None, force=False,
                 lambda ctx: metadata_rows.SNAPSHOT.insert(
                     ctx, snapshot.id, metadata or {})]
 
-    volume_api.on_volume(context, volume_id, build, authorize)
+    volume_api.claiming_on_volume(context, volume_id, build, authorize)
     volume_api.worker_client().create_snapshot(context, snapshot)
     return snapshot
 

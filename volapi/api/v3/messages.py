@@ -19,8 +19,8 @@ def _check_version(request):
 
 
 def _view(request, row):
-    url = request.host_url + '/v3/%s/messages/%s' % (row['project_id'],
-                                                      row['id'])
+    url = '%s/v3/%s/messages/%s' % (request.host_url, row['project_id'],
+                                    row['id'])
     return {'id': row['id'], 'resource_type': row['resource_type'],
             'resource_uuid': row['resource_uuid'],
             'request_id': row['request_id'],

@@ -14,6 +14,7 @@ from oslo_utils import uuidutils
 import webob.exc
 
 from objects.placement import allocation as alloc_obj
+from objects.placement import allocation_reads as alloc_reads
 from objects.placement import consumer as consumer_obj
 from objects.placement import exception
 from volapi.placement import errors
@@ -48,7 +49,7 @@ def list_for_consumer(req):
     from 1.38. A consumer with none has ``{"allocations": {}}``."""
     req.context.can('placement:allocations:list')
     consumer_uuid = req.path_item('consumer_uuid')
-    found = alloc_obj.get_for_consumer(
+    found = alloc_reads.get_for_consumer(
         req.context, canonical_uuid(consumer_uuid) or consumer_uuid)
     if found is None:
         return util.send_json(req, {'allocations': {}})
@@ -71,8 +72,8 @@ def list_for_resource_provider(req):
     consumer's from 1.28)."""
     req.context.can('placement:resource_providers:allocations:list')
     uuid = req.path_item('uuid')
-    found = alloc_obj.get_for_provider(req.context,
-                                       canonical_uuid(uuid) or uuid)
+    found = alloc_reads.get_for_provider(req.context,
+                                         canonical_uuid(uuid) or uuid)
     if found is None:
         raise webob.exc.HTTPNotFound(
             "Resource provider '%s' not found: No resource provider with "

@@ -7,6 +7,7 @@ from volapi.placement import microversion
 from volapi.placement import request_groups
 from volapi.placement import util
 from volapi.placement.schemas import allocation_candidate as schema
+from volapi.placement.schemas import common
 
 
 @microversion.version_handler('1.10')
@@ -25,6 +26,11 @@ def list_allocation_candidates(req):
         raise webob.exc.HTTPBadRequest(
             'The "group_policy" parameter is required when specifying '
             'more than one "resources{N}" parameter.')
+    if any(amount > common.MAX_INT for group in groups.values()
+           for amount in group.resources.values()):
+        # No inventory holds more (and PostgreSQL refuses the comparison).
+        return util.send_json(req, {'allocation_requests': [],
+                                    'provider_summaries': {}})
     try:
         found = ac.get_candidates(
             context, groups, limit=params.limit,
@@ -39,15 +45,18 @@ def list_allocation_candidates(req):
             'Invalid resource class in resources parameter: %s' % exc)
     except exception.TraitNotFound as exc:
         raise webob.exc.HTTPBadRequest(str(exc))
+    as_dict, with_mappings = version.matches((1, 12)), version.matches(
+        (1, 34))
     return util.send_json(req, {
-        'allocation_requests': [_allocation_request(r, version)
-                                for r in found.allocation_requests],
+        'allocation_requests': [
+            _allocation_request(r, as_dict, with_mappings)
+            for r in found.allocation_requests],
         'provider_summaries': _summaries(found.provider_summaries, groups,
                                          version)})
 
 
-def _allocation_request(request, version):
-    if not version.matches((1, 12)):
+def _allocation_request(request, as_dict, with_mappings):
+    if not as_dict:
         # Before 1.12: the list form of PUT /allocations/{consumer}.
         return {'allocations': [
             {'resource_provider': {'uuid': uuid}, 'resources': resources}
@@ -55,7 +64,7 @@ def _allocation_request(request, version):
     data = {'allocations': {uuid: {'resources': resources}
                             for uuid, resources in
                             request.allocations.items()}}
-    if version.matches((1, 34)):
+    if with_mappings:
         data['mappings'] = request.mappings
     return data
 
@@ -64,15 +73,18 @@ def _summaries(summaries, groups, version):
     """Traits from 1.17; every class (not only the requested ones) from
     1.27; parent and root uuids from 1.29."""
     every_class = version.matches((1, 27))
+    with_traits, with_tree = version.matches((1, 17)), version.matches(
+        (1, 29))
     requested = set().union(*(g.resources for g in groups.values()))
     result = {}
     for uuid, summary in summaries.items():
-        data = result[uuid] = {'resources': {
-            name: amounts for name, amounts in summary.resources.items()
-            if every_class or name in requested}}
-        if version.matches((1, 17)):
+        data = result[uuid] = {'resources': summary.resources if every_class
+                               else {name: amounts for name, amounts in
+                                     summary.resources.items()
+                                     if name in requested}}
+        if with_traits:
             data['traits'] = summary.traits
-        if version.matches((1, 29)):
+        if with_tree:
             data['parent_provider_uuid'] = summary.parent_provider_uuid
             data['root_provider_uuid'] = summary.root_provider_uuid
     return result

@@ -21,7 +21,12 @@ def list_usages(req):
 @util.check_accept('application/json')
 def get_total_usages(req):
     """Usages of a project (and user); from 1.38 per consumer type."""
-    req.context.can('placement:usages')
+    try:
+        project_id = req.GET.get('project_id')
+    except UnicodeDecodeError:
+        project_id = None  # refused below, as invalid query string
+    # A reader of the project asked about may read its usages.
+    req.context.can('placement:usages', target={'project_id': project_id})
     by_type = req.version.matches((1, 38))
     util.validate_query_params(
         req, schema.GET_USAGES_SCHEMA_V1_38 if by_type

@@ -4,7 +4,8 @@ import copy
 POST_RESOURCE_PROVIDER_SCHEMA = {
     'type': 'object',
     'properties': {
-        'name': {'type': 'string', 'minLength': 1, 'maxLength': 200},
+        # An empty name is refused by the create, in Placement's words.
+        'name': {'type': 'string', 'maxLength': 200},
         'uuid': {'type': 'string', 'format': 'uuid'},
     },
     'required': ['name'],
@@ -12,6 +13,9 @@ POST_RESOURCE_PROVIDER_SCHEMA = {
 }
 PUT_RESOURCE_PROVIDER_SCHEMA = copy.deepcopy(POST_RESOURCE_PROVIDER_SCHEMA)
 PUT_RESOURCE_PROVIDER_SCHEMA['properties'].pop('uuid')
+# Stricter than Placement, which renames a provider to '' (see
+# volapi.placement).
+PUT_RESOURCE_PROVIDER_SCHEMA['properties']['name']['minLength'] = 1
 
 # 1.14: a parent, or null for none.
 POST_RP_SCHEMA_V1_14 = copy.deepcopy(POST_RESOURCE_PROVIDER_SCHEMA)
@@ -19,6 +23,7 @@ POST_RP_SCHEMA_V1_14['properties']['parent_provider_uuid'] = {
     'anyOf': [{'type': 'string', 'format': 'uuid'}, {'type': 'null'}]}
 PUT_RP_SCHEMA_V1_14 = copy.deepcopy(POST_RP_SCHEMA_V1_14)
 PUT_RP_SCHEMA_V1_14['properties'].pop('uuid')
+PUT_RP_SCHEMA_V1_14['properties']['name']['minLength'] = 1
 
 GET_RPS_SCHEMA_1_0 = {
     'type': 'object',

@@ -1,0 +1,37 @@
+"""Every private attribute of SQLAlchemy and oslo.db that volapi uses, in
+one place; tests/unit/test_db_library_compat.py fails when one changes.
+
+- A pool's ``_pre_ping``: oslo.db always creates engines with
+  pool_pre_ping, and SQLAlchemy has no public switch once the engine
+  exists (db.session pings only idle connections instead).
+- A pool's ``_creator``, ``_dialect`` and the ``_dispatch`` argument of a
+  new pool: to replace oslo.db's NullPool of a SQLite file by a QueuePool
+  that keeps the connect hooks (SQLAlchemy's own Pool.recreate() does the
+  same internally, but keeps the pool class).
+- A dialect's ``_isolation_lookup`` (PostgreSQL's): the driver's value for
+  an isolation level, to set on a DBAPI connection before its transaction
+  begins.
+- enginefacade's ``_factory._started``: whether a transaction context has
+  made its engine (dispose() must not make one just to dispose of it).
+"""
+import sqlalchemy
+
+
+def stop_pre_ping(engine):
+    engine.pool._pre_ping = False
+
+
+def queue_pool_like(pool, **kwargs):
+    """A QueuePool making connections as ``pool`` does, with its hooks."""
+    return sqlalchemy.pool.QueuePool(pool._creator, _dispatch=pool.dispatch,
+                                     dialect=pool._dialect, **kwargs)
+
+
+def isolation_value(dialect, level):
+    """The driver's value for isolation ``level`` ('READ COMMITTED')."""
+    return dialect._isolation_lookup[level]
+
+
+def engine_started(context_manager):
+    """Whether an enginefacade transaction context has made its engine."""
+    return context_manager._factory._started

@@ -1,0 +1,46 @@
+"""What db/library_compat.py reads inside SQLAlchemy and oslo.db is still
+there, on real engines of each dialect volapi supports."""
+import sqlalchemy
+from oslo_db.sqlalchemy import enginefacade
+
+from db import library_compat
+from tests import base
+
+
+class LibraryCompatTest(base.TestCase):
+
+    def test_pre_ping_switch(self):
+        engine = sqlalchemy.create_engine('sqlite://', pool_pre_ping=True)
+        self.addCleanup(engine.dispose)
+        self.assertTrue(engine.pool._pre_ping)
+        library_compat.stop_pre_ping(engine)
+        self.assertFalse(engine.pool._pre_ping)
+
+    def test_queue_pool_keeps_the_connect_hooks(self):
+        engine = sqlalchemy.create_engine(
+            'sqlite:///file::memory:?uri=true',
+            poolclass=sqlalchemy.pool.NullPool)
+        self.addCleanup(engine.dispose)
+        connected = []
+        sqlalchemy.event.listen(engine, 'connect',
+                                lambda *args: connected.append(1))
+        engine.pool = library_compat.queue_pool_like(engine.pool,
+                                                     pool_size=1)
+        with engine.connect() as conn:
+            self.assertEqual(1, conn.exec_driver_sql('SELECT 1').scalar())
+        self.assertEqual([1], connected)
+        self.assertIsInstance(engine.pool, sqlalchemy.pool.QueuePool)
+
+    def test_isolation_value(self):
+        # Only PostgreSQL's (db.session.read_committed).
+        dialect = sqlalchemy.create_engine('postgresql+psycopg://').dialect
+        self.assertIsNotNone(
+            library_compat.isolation_value(dialect, 'READ COMMITTED'))
+
+    def test_engine_started(self):
+        manager = enginefacade.transaction_context()
+        manager.configure(connection='sqlite://')
+        self.assertFalse(library_compat.engine_started(manager))
+        manager.writer.get_engine()
+        self.assertTrue(library_compat.engine_started(manager))
+        manager.writer.get_engine().dispose()
