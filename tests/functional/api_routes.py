@@ -50,7 +50,8 @@ def _walk(node, prefix):
             yield from _walk(child, prefix + '/' + name)
     lookup = getattr(node, '_lookup', None)
     if pecan_util.iscontroller(lookup):
-        item = _ITEM_NAMES[prefix.rsplit('/', 1)[-1]]
+        collection = prefix.rsplit('/', 1)[-1]
+        item = _ITEM_NAMES.get(collection, '{%s item}' % collection)
         child, _rest = lookup(item)
         yield from _walk(child, prefix + '/' + item)
 

@@ -12,6 +12,7 @@ surrogates, NUL, right-to-left marks), deep nesting, extra and missing
 keys; or bytes that are not JSON at all.
 """
 import json
+import re
 import urllib.parse
 import uuid
 
@@ -126,6 +127,10 @@ VOLUME_EXAMPLES = {
                                       'wwpns': ['50014380186af83c']}}}],
     ('PUT', '/v3/attachments/{attachment_id}'): [
         {'attachment': {'connector': {'host': 'h', 'mountpoint': '/dev/x'}}}],
+    ('PUT', '/v3/os-quota-sets/{project_id}'): [
+        {'quota_set': {'volumes': 20, 'gigabytes': 100}}],
+    ('PUT', '/v3/os-quota-class-sets/{class_name}'): [
+        {'quota_class_set': {'snapshots': 20}}],
     ('*', '/v3/workers/cleanup'): [
         {}, {'service_id': 1, 'host': 'h', 'is_up': False,
              'resource_type': 'volume', 'resource_id': '<volume_id>'}],
@@ -405,8 +410,10 @@ class Generator:
             text.encode('utf-8', 'surrogatepass'), safe='~:')
 
     def fill_path(self, template, kinds):
+        """``template`` with its path items filled; an item the fuzzer
+        has no kind for (a new route's) gets an unknown or hostile id."""
         path = template
         for item, kind in kinds.items():
             while item in path:
                 path = path.replace(item, self.segment(kind), 1)
-        return path
+        return re.sub(r'\{[^}]*\}', lambda _m: self.segment('unknown'), path)

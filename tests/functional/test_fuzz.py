@@ -280,6 +280,9 @@ class VolumeAPIFuzzTest(FuzzTestCase):
                           rows.attachment(context, attached).id)
         for key in ('k', 'multiattach', 'a'):
             resources.add('key', key)
+        for project in ('project-a', 'project-b', 'admin'):
+            resources.add('project_id', project)
+        resources.add('class_name', 'default')
 
     def test_malformed_requests(self):
         self.run_fuzz('volume', EXAMPLES // 2, self.one_request)
@@ -294,7 +297,8 @@ class VolumeAPIFuzzTest(FuzzTestCase):
         path = generator.fill_path(template, {
             '{volume_id}': 'volume_id', '{snapshot_id}': 'snapshot_id',
             '{attachment_id}': 'attachment_id', '{type_id}': 'type_id',
-            '{key}': 'key'})
+            '{key}': 'key', '{message_id}': 'message_id',
+            '{project_id}': 'project_id', '{class_name}': 'class_name'})
         if generator.chance(0.3):
             project = generator.choice(['project-a', 'project-b', 'admin',
                                         'os-services', '%00', 'x' * 300])

@@ -204,7 +204,8 @@ class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
 
     def test_unserved_resources_are_404(self):
         for path in ('/v3/os-services', '/v3/resource_filters',
-                     '/v3/volumez', '/v3/os-quota-setz/project-a',
+                     '/v3/volumez', '/v3/backups/x',
+                     '/v3/project-a/os-hosts/h',
                      '/v3/project-a/os-services'):
             response = self.app.get(path, headers=self.owner,
                                     expect_errors=True)

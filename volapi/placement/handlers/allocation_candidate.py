@@ -7,7 +7,6 @@ from volapi.placement import microversion
 from volapi.placement import request_groups
 from volapi.placement import util
 from volapi.placement.schemas import allocation_candidate as schema
-from volapi.placement.schemas import common
 
 
 @microversion.version_handler('1.10')
@@ -26,11 +25,6 @@ def list_allocation_candidates(req):
         raise webob.exc.HTTPBadRequest(
             'The "group_policy" parameter is required when specifying '
             'more than one "resources{N}" parameter.')
-    if any(amount > common.MAX_INT for group in groups.values()
-           for amount in group.resources.values()):
-        # No inventory holds more (and PostgreSQL refuses the comparison).
-        return util.send_json(req, {'allocation_requests': [],
-                                    'provider_summaries': {}})
     try:
         found = ac.get_candidates(
             context, groups, limit=params.limit,
