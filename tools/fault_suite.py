@@ -20,9 +20,14 @@ fault's end until every operation in flight then had settled).
 
     python tools/fault_suite.py [--faults a,b] [--clients N] [--json FILE]
 
+Placement claimers run beside the volume clients, claiming and releasing
+allocations on one provider: after each fault the allocations held must be
+exactly those the claimers were told they hold, and the provider's
+inventory must agree with them (allocated = sum of allocations <= total).
+
 ``VOLAPI_FAULT_SUITE_LONG=1`` runs the long version (longer load, a worker
-down for 100 s); ``VOLAPI_FAULT_SUITE_STRICT=1`` also fails on a 500 inside
-a fault window (off by default until database outages answer 503).
+down for 100 s); ``VOLAPI_FAULT_SUITE_STRICT=0`` reports 500s inside a fault
+window without failing.
 ``VOLAPI_FAULT_SUITE_KEEP=1`` keeps the logs. The exit status is 0 only if
 every check held.
 """
@@ -35,6 +40,7 @@ import random
 import sys
 import threading
 import time
+import uuid
 
 import requests
 
@@ -43,6 +49,7 @@ from tools import fault_stack  # noqa: E402
 
 GiB = 1024 ** 3
 VERSION = {'OpenStack-API-Version': 'volume 3.59'}
+PLACEMENT_VERSION = {'OpenStack-API-Version': 'placement 1.28'}
 TRANSIENT = ('creating', 'deleting', 'extending', 'retyping', 'attaching',
              'detaching', 'reserved', 'downloading', 'uploading')
 FAULTS = ('worker_kill', 'api_kill', 'pg_restart', 'pg_pause',
@@ -162,6 +169,99 @@ class Client(threading.Thread):
                       'deleted')
 
 
+class Claimer(threading.Thread):
+    """Claims one DISK_GB for a new consumer, and releases its oldest
+    claim once it holds a few, again and again. A request without an
+    answer leaves its consumer uncertain (the caller cannot know)."""
+
+    HOLD = 4
+
+    def __init__(self, stack, provider, recorder, stop, held, uncertain):
+        super().__init__(daemon=True)
+        self.stack, self.provider = stack, provider
+        self.recorder, self.stop_event = recorder, stop
+        self.held, self.uncertain = held, uncertain
+        self.mine = []
+        self.claimed = 0
+        self.http = requests.Session()
+        self.http.headers.update(PLACEMENT_VERSION)
+        self.http.headers['X-Auth-Token'] = 'admin'
+        self.turn = itertools.count(random.randrange(2))
+
+    def call(self, method, consumer, body=None):
+        api = self.stack.apis[next(self.turn) % 2]
+        try:
+            response = self.http.request(
+                method, '%s/placement/allocations/%s' % (api.url, consumer),
+                json=body, timeout=30)
+        except requests.RequestException:
+            self.recorder.answer('conn')
+            self.uncertain.add(consumer)
+            return None
+        self.recorder.answer(response.status_code)
+        if response.status_code >= 500:
+            self.uncertain.add(consumer)
+        return response.status_code
+
+    def run(self):
+        while not self.stop_event.is_set():
+            consumer = str(uuid.uuid4())
+            if self.call('PUT', consumer, {
+                    'allocations': {self.provider: {'resources': {
+                        'DISK_GB': 1}}},
+                    'project_id': 'claims', 'user_id': 'claims',
+                    'consumer_generation': None}) == 204:
+                self.held.add(consumer)
+                self.mine.append(consumer)
+                self.claimed += 1
+            if len(self.mine) > self.HOLD:
+                oldest = self.mine.pop(0)
+                if self.call('DELETE', oldest) == 204:
+                    self.held.discard(oldest)
+            time.sleep(0.05)
+
+
+def make_provider(stack, capacity):
+    http = requests.Session()
+    http.headers.update(PLACEMENT_VERSION)
+    http.headers['X-Auth-Token'] = 'admin'
+    base = stack.apis[0].url + '/placement'
+    ident = str(uuid.uuid4())
+    http.post(base + '/resource_providers', json={
+        'uuid': ident, 'name': 'fault-%s' % ident},
+        timeout=30).raise_for_status()
+    http.put(base + '/resource_providers/%s/inventories' % ident, json={
+        'resource_provider_generation': 0,
+        'inventories': {'DISK_GB': {'total': capacity}}},
+        timeout=30).raise_for_status()
+    return ident
+
+
+def check_claims(stack, provider, held, uncertain):
+    """Problems with the provider's allocations once the claimers stopped."""
+    problems = {}
+    rows = stack.query(
+        "SELECT a.consumer_id, a.used FROM allocations a JOIN "
+        "resource_providers rp ON rp.id = a.resource_provider_id "
+        "WHERE rp.uuid = '%s'" % provider)
+    in_db = {consumer for consumer, _ in rows}
+    lost = (held - uncertain) - in_db
+    phantom = (in_db - uncertain) - held
+    if lost:
+        problems['acknowledged claims missing'] = len(lost)
+    if phantom:
+        problems['claims nobody was told of'] = len(phantom)
+    (allocated, total), = stack.query(
+        "SELECT i.allocated, i.total FROM inventories i JOIN "
+        "resource_providers rp ON rp.id = i.resource_provider_id "
+        "WHERE rp.uuid = '%s'" % provider)
+    used = sum(u for _, u in rows)
+    if not used == allocated <= total:
+        problems['inventory'] = {'allocations': used, 'allocated': allocated,
+                                 'total': total}
+    return problems
+
+
 def check_store(stack):
     """What the database and the volumes directory say once settled."""
     problems = collections.Counter()
@@ -199,7 +299,11 @@ def run_phase(stack, fault, args, timing):
     clients = [Client(stack, 'project-%d' % (i % args.projects), recorder,
                       stop, timing['settle_timeout'])
                for i in range(args.clients)]
-    for client in clients:
+    # Across phases: the provider keeps the claims of earlier ones.
+    held, uncertain = stack.held, stack.uncertain
+    claimers = [Claimer(stack, stack.provider, recorder, stop, held,
+                        uncertain) for _ in range(args.claimers)]
+    for client in clients + claimers:
         client.start()
     time.sleep(timing['warmup'])
     fault_start = time.time()
@@ -207,7 +311,7 @@ def run_phase(stack, fault, args, timing):
     fault_end = time.time()
     time.sleep(timing['after'])
     stop.set()
-    for client in clients:
+    for client in clients + claimers:
         client.join(timing['settle_timeout'] + 60)
     ops = recorder.operations
     in_flight = [op for op in ops if op['acked'] <= fault_end and
@@ -238,7 +342,9 @@ def run_phase(stack, fault, args, timing):
         '5xx_outside_window': dict(outside),
         'connection_errors': sum(s == 'conn' for _, s in recorder.answers),
         'requests': len(recorder.answers),
-        'store_problems': check_store(stack),
+        'store_problems': dict(check_store(stack), **check_claims(
+            stack, stack.provider, held, uncertain)),
+        'claims': sum(c.claimed for c in claimers),
         'redriven': sum(w.log()[mark:].count('re-driving')
                         for w, mark in zip(stack.workers, marks)),
         'worst_settle_seconds': round(max(
@@ -302,17 +408,20 @@ def main(argv=None):
     parser.add_argument('--faults', default=','.join(FAULTS))
     parser.add_argument('--clients', type=int, default=8)
     parser.add_argument('--projects', type=int, default=4)
+    parser.add_argument('--claimers', type=int, default=8)
     parser.add_argument('--json', help='write the results there too')
     parser.add_argument('--seed', type=int, default=None)
     args = parser.parse_args(argv)
     random.seed(args.seed)
-    strict = os.environ.get('VOLAPI_FAULT_SUITE_STRICT', '0') == '1'
+    strict = os.environ.get('VOLAPI_FAULT_SUITE_STRICT', '1') != '0'
     timing = timings(os.environ.get('VOLAPI_FAULT_SUITE_LONG') == '1')
     stack = fault_stack.Stack(timing)
     results, failed = [], False
     try:
         stack.start_servers()
         stack.start_volapi()
+        stack.provider = make_provider(stack, capacity=10000)
+        stack.held, stack.uncertain = set(), set()
         for fault in args.faults.split(','):
             result = run_phase(stack, fault, args, timing)
             result['failures'] = verdict(result, strict)

@@ -30,6 +30,8 @@ class ClusterTest(base.TestCase):
         self.assertFalse(member.serves(
             make_volume(host='h1@b#p', cluster_name='other@b#p')))
         self.assertTrue(member.serves(make_volume(host='h1@b#p')))
+        # Scheduled to the cluster's pool, not made yet.
+        self.assertTrue(member.serves(make_volume(host='c@b#p')))
         self.assertFalse(member.serves(make_volume(host='h2@b#p')))
         self.assertTrue(member.serves(make_volume()))
         alone = cluster.Membership('h1@b')
