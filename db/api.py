@@ -11,6 +11,7 @@ import functools
 
 import sqlalchemy as sa
 from oslo_db import api as oslo_db_api
+from oslo_db import exception as oslo_db_exc
 
 from db import conditions as cond
 from db import connectivity
@@ -43,6 +44,14 @@ def _is_serialization_failure(exc):
         return True
     args = getattr(inner, 'args', None) or (None,)
     return args[0] == 1020  # MySQL drivers: (errno, message)
+
+
+def is_contention(exc):
+    """A deadlock or serialization failure: what :func:`retrying` retries,
+    and what still escapes when every retry lost (a database restarting,
+    a row under heavy contention)."""
+    return isinstance(exc, oslo_db_exc.DBDeadlock) or \
+        _is_serialization_failure(exc)
 
 
 def _retriable(exc):

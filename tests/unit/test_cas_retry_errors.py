@@ -6,6 +6,7 @@ from oslo_db import exception as oslo_db_exc
 
 from db import api as db_api
 from tests import base
+from volapi import outage
 
 
 class _Psycopg2Error(Exception):
@@ -47,3 +48,23 @@ class SerializationFailureTest(base.TestCase):
             with self.subTest(error=error):
                 self.assertFalse(db_api._is_serialization_failure(
                     _wrapped(error)))
+
+
+class ContentionOutlastingRetriesTest(base.TestCase):
+    """What escapes db.api.retrying after every retry lost is a 503 with
+    Retry-After from both APIs (volapi.outage), never a 500."""
+
+    def test_deadlocks_and_serialization_failures_are_unavailable(self):
+        for error in (oslo_db_exc.DBDeadlock(),
+                      _wrapped(_PsycopgError()),
+                      oslo_db_exc.DBError(_wrapped(_Psycopg2Error())),
+                      _wrapped(_MySQLError(1020, 'Record has changed'))):
+            with self.subTest(error=repr(error)):
+                self.assertTrue(db_api.is_contention(error))
+                self.assertEqual(outage.DATABASE_BUSY,
+                                 outage.unavailable(error))
+
+    def test_other_errors_are_not(self):
+        error = sa.exc.IntegrityError('INSERT ...', {}, Exception('dup'))
+        self.assertFalse(db_api.is_contention(error))
+        self.assertIsNone(outage.unavailable(error))
