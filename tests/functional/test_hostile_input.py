@@ -92,6 +92,24 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
         self.fault(response, 400)
         self.assertLess(len(response.body), 2000)
 
+    def test_unknown_action_and_sort_key_are_excerpted(self):
+        name = 'y' * 50000
+        volume = self.post_raw('/v3/volumes', {'volume': {'size': 1}})
+        volume_id = volume.json['volume']['id']
+        response = self.post_raw('/v3/volumes/%s/action' % volume_id,
+                                 {name: None})
+        self.assertIn('There is no such action', self.fault(response, 400))
+        self.assertLess(len(response.body), 2000)
+        for path in ('/v3/volumes', '/v3/snapshots', '/v3/attachments',
+                     '/v3/types'):
+            response = self.app.get(
+                '%s?sort=%s' % (path, name[:5000]), expect_errors=True,
+                headers=api_fixtures.caller('project-a', 'user-a', '3.59'))
+            self.assertIn('Invalid sort key', self.fault(response, 400),
+                          path)
+            self.assertIn('(5000 characters)', self.fault(response, 400))
+            self.assertLess(len(response.body), 2000, path)
+
 
 class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
 

@@ -36,6 +36,19 @@ def pagination_params(params):
     return limit, params.get('marker'), offset
 
 
+def invalid_sort_key(key):
+    """Cinder's 400 for a sort key a list does not sort by (quoting a
+    short excerpt of it)."""
+    return errors.BadRequest('Invalid input received: Invalid sort key %s'
+                             % request_text.excerpt(key))
+
+
+def no_such_action(name):
+    """Cinder's 400 for an action a resource does not take."""
+    return errors.BadRequest('There is no such action: %s'
+                             % request_text.excerpt(name))
+
+
 def sort_params(params, default_key='created_at', default_dir='desc'):
     """(keys, dirs) from ``sort=k1:d1,k2`` or the older ``sort_key`` and
     ``sort_dir`` (which cannot be combined with ``sort``)."""

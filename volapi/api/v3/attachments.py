@@ -103,7 +103,7 @@ class AttachmentController:
         name, argument = validation.parse_action(pecan.request)
         _require(MIN_VERSION)
         if name != 'os-complete':
-            raise errors.BadRequest('There is no such action: %s' % name)
+            raise common.no_such_action(name)
         _require(COMPLETE_VERSION)
         validation.validate(schemas.complete, argument)
         context = pecan.request.ctx
@@ -167,8 +167,7 @@ def _list(detailed):
     try:
         sort_keys = [SORT_KEYS[key] for key in keys]
     except KeyError as e:
-        raise errors.BadRequest('Invalid input received: Invalid sort key '
-                                '%s' % e.args[0]) from None
+        raise common.invalid_sort_key(e.args[0]) from None
     filters = {FILTERS[key]: value for key, value in params.items()
                if key in FILTERS}
     all_tenants = context.is_admin and strutils.bool_from_string(

@@ -62,8 +62,7 @@ class VolumeQuery:
     def _sort_key(key):
         column = RENAMED.get(key, key)
         if column not in COLUMNS:
-            raise errors.BadRequest(
-                'Invalid input received: Invalid sort key %s' % key)
+            raise common.invalid_sort_key(key)
         return column
 
     @staticmethod

@@ -100,7 +100,7 @@ class SnapshotController:
         name, argument = validation.parse_action(pecan.request)
         action = _ACTIONS.get(name)
         if action is None:
-            raise errors.BadRequest('There is no such action: %s' % name)
+            raise common.no_such_action(name)
         schema, rule, handler = action
         validation.validate(schema, argument)
         context = pecan.request.ctx
@@ -179,8 +179,7 @@ def _list(detailed):
     try:
         sort_keys = [SORT_KEYS[key] for key in keys]
     except KeyError as e:
-        raise errors.BadRequest('Invalid input received: Invalid sort key '
-                                '%s' % e.args[0]) from None
+        raise common.invalid_sort_key(e.args[0]) from None
     filters = {FILTERS[key]: value for key, value in params.items()
                if key in FILTERS}
     all_tenants = context.is_admin and strutils.bool_from_string(

@@ -118,8 +118,7 @@ class TypesController:
         keys, dirs = common.sort_params(params, 'created_at', 'asc')
         for key in keys:
             if key not in SORT_KEYS:
-                raise errors.BadRequest(
-                    'Invalid input received: Invalid sort key %s' % key)
+                raise common.invalid_sort_key(key)
         is_public = None
         if context.is_admin and params.get('is_public') not in (None,
                                                                 'None'):

@@ -10,6 +10,7 @@ import dataclasses
 
 from oslo_utils import strutils
 
+from volapi.api import common
 from volapi.api import errors
 from volapi.api import policy
 from volapi.api import rest
@@ -109,7 +110,7 @@ def dispatch(request, context, volume_id, name, argument):
     """Serve action ``name`` with ``argument`` on ``volume_id``."""
     action = ACTIONS.get(name)
     if action is None:
-        raise errors.BadRequest('There is no such action: %s' % name)
+        raise common.no_such_action(name)
     validation.validate(action.schema, argument)
 
     def authorize(volume):
