@@ -413,6 +413,10 @@ class PlacementFuzzTest(FuzzTestCase):
             self.check_errors(method, path, response)
 
     def check_errors(self, method, path, response):
+        if response.status_int == 401 and \
+                response.json.get('code') == '401 Unauthorized':
+            # No token: webob's own body, as Placement's noauth2 answers.
+            return
         try:
             error, = response.json['errors']
             ok = (error['status'] == response.status_int and
