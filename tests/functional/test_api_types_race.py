@@ -15,6 +15,11 @@ ROUNDS = 12
 
 class TypeDeleteVersusCreateTest(api_fixtures.APITestCase):
 
+    def setUp(self):
+        super().setUp()
+        # Twelve rounds of creates: more volumes than the default quota.
+        self.config.set('quota', volumes=-1, gigabytes=-1)
+
     def _orphans(self, type_id):
         volumes = models.Volume.__table__
         types = models.VolumeType.__table__
