@@ -236,6 +236,19 @@ class ActionsTest(ActionTestCase):
         self.act({'os-reserve': None}, headers=ADMIN)
         self.assertEqual('attaching', self.status())
 
+    def test_reset_status_follows_the_policy_alone(self):
+        self.assertIn('reset_status', self.refused(
+            {'os-reset_status': {'status': 'error'}}, status=403))
+        directory = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(directory, 'policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"volume_extension:volume_admin_actions:reset_status": '
+                    '"rule:admin_or_owner"\n')
+        self.config.set('oslo_policy', policy_file=path)
+        self.app = webtest.TestApp(app.setup_app(self.config.conf))
+        self.act({'os-reset_status': {'status': 'error'}})
+        self.assertEqual('error', self.status())
+
     def test_extend_and_its_microversion_for_in_use(self):
         self.act({'os-extend': {'new_size': '3'}})
         row = self.volume_row()

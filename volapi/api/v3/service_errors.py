@@ -31,8 +31,6 @@ def translated():
     except engine.TransitionRefused as e:
         error = _BY_STATUS.get(e.transition.http_status, errors.BadRequest)
         raise error('Invalid %s: %s' % (e.what, e)) from None
-    except engine.NotAllowed as e:
-        raise errors.Forbidden(str(e)) from None
     except engine.NotAvailable as e:
         # Cinder's answer to a method the request's version lacks.
         raise errors.NotFound(str(e)) from None

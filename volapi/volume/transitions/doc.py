@@ -89,7 +89,7 @@ def markdown():
                         ('worker', 'Finished by the volume manager')):
         lines += ['## %s' % title, '',
                   '| transition | resource | what | from status | conditions '
-                  '| to | min version | admin | HTTP error | workers row |',
+                  '| to | min version | policy rule | HTTP error | workers row |',
                   '|---|---|---|---|---|---|---|---|---|---|']
         for t in table.TABLE:
             if t.side != side:
@@ -99,7 +99,7 @@ def markdown():
                 '`%s`' % t.name, t.resource, t.summary, _sources(t),
                 _conditions(t), _targets(t),
                 engine.format_version(t.min_version) if api else '-',
-                'yes' if t.admin_only else '',
+                '`%s`' % t.policy if t.policy else '',
                 str(t.http_status) if api else '-', _workers(t)]
             lines.append('| %s |' % ' | '.join(
                 c.replace('|', '\\|') for c in cells))

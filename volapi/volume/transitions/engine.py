@@ -39,15 +39,6 @@ class TransitionRefused(db_exc.ConditionNotMet):
         super().__init__(failure.condition, failure.actual, failure.what)
 
 
-class NotAllowed(Exception):
-    """The caller may not ask for this transition (admin only)."""
-
-    def __init__(self, transition):
-        self.transition = transition
-        super().__init__('Policy does not allow %s to be performed.'
-                         % transition.name)
-
-
 class NotAvailable(Exception):
     """The transition needs a higher microversion than the request's."""
 
@@ -67,11 +58,11 @@ def format_version(version):
 # -- compiling a transition for one object ---------------------------------
 
 def check_allowed(context, transition, version):
-    """Raise NotAvailable/NotAllowed if the request cannot ask for it."""
+    """Raise NotAvailable if the request's version cannot ask for it. Who
+    may ask is oslo.policy's answer alone, given before (the API
+    authorizes the transition's ``policy``)."""
     if version is not None and tuple(version) < transition.min_version:
         raise NotAvailable(transition, version)
-    if transition.admin_only and not getattr(context, 'is_admin', False):
-        raise NotAllowed(transition)
 
 
 def _resolve(value, obj, params, key):

@@ -7,6 +7,9 @@ from db import conditions as cond
 from db import models
 from objects import volume_type
 from objects import worker
+from volapi.policies import snapshots as snapshot_policies
+from volapi.policies import volume_actions as volume_action_policies
+from volapi.policies import volumes as volume_policies
 from volapi.volume.transitions.vocabulary import Also
 from volapi.volume.transitions.vocabulary import Bound
 from volapi.volume.transitions.vocabulary import Computed
@@ -241,7 +244,7 @@ TABLE = [
         expect=dict({'status': cond.Not('deleting')}, **_DELETE_EXPECT),
         requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
         values=_DELETE_VALUES,
-        min_version=(3, 23), admin_only=True,
+        min_version=(3, 23), policy=volume_policies.FORCE_DELETE,
         workers_row='track'),
     Transition(
         'extend', 'volume', 'os-extend: start growing the volume',
@@ -293,7 +296,7 @@ TABLE = [
         values={'status': Param('status', optional=True),
                 'attach_status': Param('attach_status', optional=True),
                 'migration_status': Param('migration_status', optional=True)},
-        admin_only=True,
+        policy=volume_action_policies.RESET_STATUS,
         workers_row='finish'),
     Transition(
         'retype', 'volume', 'os-retype: change the type on the same backend',
@@ -419,13 +422,13 @@ TABLE = [
         'os-force_delete: start deleting from any status',
         expect={'status': cond.Not('deleting')},
         values={'status': 'deleting'},
-        admin_only=True,
+        policy=snapshot_policies.FORCE_DELETE,
         workers_row='track'),
     Transition(
         'snapshot_reset_status', 'snapshot',
         'os-reset_status: set the status given, whatever it is',
         values={'status': Param('status')},
-        admin_only=True,
+        policy=snapshot_policies.RESET_STATUS,
         workers_row='finish'),
     Transition(
         'snapshot_cascade_delete', 'snapshot',

@@ -116,7 +116,9 @@ class Transition:
     requires: tuple = ()           # Criterion / Bound / Unchanged
     values: dict = dataclasses.field(default_factory=dict)
     min_version: tuple = (3, 0)
-    admin_only: bool = False
+    policy: str = None             # the oslo.policy rule the API
+    #                                authorizes before asking for it
+    #                                (named here for the doc only)
     http_status: int = 400         # the answer when a condition fails
     side: str = 'api'              # 'api' or 'worker'
     workers_row: str = None        # 'track', 'finish' or None
