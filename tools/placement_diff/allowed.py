@@ -36,7 +36,28 @@ def placement_leaks_driver_error(request, placement, volapi):
     return None
 
 
-RULES = [placement_sql_error, placement_leaks_driver_error]
+def limited_candidates_in_storage_order(request, placement, volapi):
+    # GET /allocation_candidates?limit=N without randomizing keeps the
+    # first N of a list whose order Placement takes from the database's
+    # physical row order (PostgreSQL moves a row it updates to the end of
+    # the table), which neither API documents; volapi keeps the oldest
+    # providers first. Both must still answer N candidates.
+    if (request.path.startswith('/allocation_candidates?')
+            and 'limit=' in request.path
+            and placement.status == volapi.status == 200):
+        try:
+            counts = {len(json.loads(r.body)['allocation_requests'])
+                      for r in (placement, volapi)}
+        except (ValueError, KeyError, TypeError):
+            return None
+        if len(counts) == 1:
+            return ('which candidates a limit keeps follows an order '
+                    'neither API documents')
+    return None
+
+
+RULES = [placement_sql_error, placement_leaks_driver_error,
+         limited_candidates_in_storage_order]
 
 
 def reason(request, placement, volapi):
