@@ -9,18 +9,34 @@ from rpc import serializer as rpc_serializer
 LOG = logging.getLogger(__name__)
 
 
+def exposed_only(names):
+    """An access policy (oslo.messaging takes a class) that dispatches only
+    the methods named: an endpoint's other public methods (those its own
+    process calls) are not for the broker's senders."""
+    names = frozenset(names)
+
+    class ExposedOnly(oslo_messaging.RPCAccessPolicyBase):
+        def is_allowed(self, endpoint, method):
+            return method in names
+
+    return ExposedOnly
+
+
 class RPCServer:
     """Listens on ``topic`` as ``server`` (and on the bare topic, for casts
-    addressed to any worker) and dispatches to ``endpoints``."""
+    addressed to any worker) and dispatches to ``endpoints``: every public
+    method, or only ``exposed`` (names) when given."""
 
-    def __init__(self, transport, topic, server, endpoints, context_class):
+    def __init__(self, transport, topic, server, endpoints, context_class,
+                 exposed=None):
         target = oslo_messaging.Target(topic=topic, server=server)
         self.topic, self.server = topic, server
         self._server = oslo_messaging.get_rpc_server(
             transport, target, endpoints, executor='threading',
             serializer=rpc_serializer.RequestContextSerializer(
                 context_class=context_class),
-            access_policy=oslo_messaging.DefaultRPCAccessPolicy)
+            access_policy=(oslo_messaging.DefaultRPCAccessPolicy
+                           if exposed is None else exposed_only(exposed)))
 
     def start(self):
         self._server.start()

@@ -33,6 +33,11 @@ RPC_API_VERSION = '1.0'
 # Reconnection attempts of a tracked cast before it is left to the
 # reconciliation: a request must not hang for a broker outage.
 CAST_RETRIES = 2
+# The worker methods this client sends, and all a worker's RPC server
+# dispatches (rpc.server.exposed_only).
+SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
+        'create_snapshot', 'delete_snapshot', 'terminate_connection',
+        'initialize_connection')
 
 
 def _volume_of(ctxt, snapshot):

@@ -1,5 +1,6 @@
 """rpc/: the serializer on its own, and client -> server over the in-process
 ``fake://`` transport (the embedded default) between threads."""
+import inspect
 import queue
 import threading
 import time
@@ -16,6 +17,7 @@ from rpc import transport as rpc_transport
 from rpc import volume as volume_rpc
 from tests import base
 from volapi import context as volapi_context
+from volapi.volume import manager
 
 
 def make_volume(**kwargs):
@@ -222,3 +224,24 @@ class TransportTest(base.TestCase):
         other = rpc_transport.get_transport(self.config.conf,
                                             url='fake://other/')
         self.assertIsNot(first, other)
+
+
+class ExposedMethodsTest(base.TestCase):
+    """A worker's RPC server dispatches what the client sends and nothing
+    else of the manager (redrive, busy ... are for its own process)."""
+
+    def test_sent_is_what_the_client_sends(self):
+        client_methods = {
+            name for name, _ in inspect.getmembers(
+                volume_rpc.VolumeWorkerClient, inspect.isfunction)
+            if not name.startswith('_')}
+        self.assertEqual(client_methods, set(volume_rpc.SENT))
+        for name in volume_rpc.SENT:
+            self.assertTrue(callable(getattr(manager.VolumeManager, name)),
+                            name)
+
+    def test_policy_dispatches_only_the_names(self):
+        policy = rpc_server.exposed_only(['create_volume'])()
+        self.assertTrue(policy.is_allowed(object(), 'create_volume'))
+        self.assertFalse(policy.is_allowed(object(), 'redrive'))
+        self.assertFalse(policy.is_allowed(object(), '_operate'))

@@ -9,6 +9,7 @@ from oslo_log import log as logging
 import objects
 from rpc import server as rpc_server
 from rpc import transport as rpc_transport
+from rpc import volume as rpc_volume
 from volapi import context as volapi_context
 from volapi import service as volapi_service
 from volapi.volume import cluster
@@ -78,7 +79,8 @@ class VolumeWorker:
         for server in filter(None, (self.server_name, self.cluster_name)):
             rpc = rpc_server.RPCServer(
                 transport, self.conf.volume_topic, server, [self.manager],
-                context_class=volapi_context.RequestContext)
+                context_class=volapi_context.RequestContext,
+                exposed=rpc_volume.SENT)
             rpc.start()
             self._rpc.append(rpc)
         self._periodic_cleanup = volapi_service.Periodic(
