@@ -39,8 +39,10 @@ def listen(prog, conf, bind):
     raise SystemExit(1)
 
 
-def wait_for_termination():
-    """Block until SIGTERM or SIGINT arrives."""
+def termination_requested():
+    """Handle SIGTERM and SIGINT from now on; returns the event they set.
+    Called before a slow start-up, so a signal during it still ends the
+    process gracefully once it is up."""
     stopping = threading.Event()
 
     def handler(signum, frame):
@@ -49,4 +51,10 @@ def wait_for_termination():
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, handler)
-    stopping.wait()
+    return stopping
+
+
+def wait_for_termination(stopping=None):
+    """Block until SIGTERM or SIGINT arrives (or has arrived, for the
+    event of :func:`termination_requested`)."""
+    (stopping or termination_requested()).wait()

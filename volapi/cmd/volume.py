@@ -27,8 +27,9 @@ def main(argv=None):
     gmr.TextGuruMeditation.setup_autorun(version.INFO,
                                          service_name='volapi-volume',
                                          conf=conf)
+    stopping = process.termination_requested()
     worker = volume_worker.VolumeWorker(conf).start()
-    process.wait_for_termination()
+    process.wait_for_termination(stopping)
     worker.stop()
     rpc_transport.cleanup()
     return 0
