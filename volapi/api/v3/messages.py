@@ -49,9 +49,8 @@ class MessageController:
     def index(self, *args, **kwargs):
         raise errors.MethodNotAllowed()
 
-    @index.when(method='GET')
-    @rest.json(200)
-    def show(self):
+    def _authorized(self, rule):
+        """(request, the message row) once ``rule`` allows the caller."""
         request = pecan.request
         _check_version(request)
         context = request.ctx
@@ -59,23 +58,20 @@ class MessageController:
         if row is None:
             raise errors.NotFound('Message %s could not be found.'
                                   % self.message_id)
-        policy.authorize(context, policies.GET,
-                         {'project_id': row['project_id']})
+        policy.authorize(context, rule, {'project_id': row['project_id']})
+        return request, row
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def show(self):
+        request, row = self._authorized(policies.GET)
         return {'message': _view(request, row)}
 
     @index.when(method='DELETE')
     @rest.json(204)
     def delete(self):
-        request = pecan.request
-        _check_version(request)
-        context = request.ctx
-        row = message.get(context, self.message_id, _scope(context))
-        if row is None:
-            raise errors.NotFound('Message %s could not be found.'
-                                  % self.message_id)
-        policy.authorize(context, policies.DELETE,
-                         {'project_id': row['project_id']})
-        message.delete(context, self.message_id, _scope(context))
+        request, _row = self._authorized(policies.DELETE)
+        message.delete(request.ctx, self.message_id, _scope(request.ctx))
 
 
 class MessagesController:
