@@ -19,14 +19,6 @@ RP_TRAITS = models.ResourceProviderTrait.__table__
 AGGREGATES = models.PlacementAggregate.__table__
 RP_AGGREGATES = models.ResourceProviderAggregate.__table__
 
-# One inventory with room for one (class, amount) asked for, with what the
-# final capacity check of a merged request needs.
-Fit = collections.namedtuple(
-    'Fit', 'provider_id root_id class_id amount capacity used max_unit')
-Provider = collections.namedtuple('Provider', 'id uuid parent_id root_id')
-Usage = collections.namedtuple(
-    'Usage', 'provider_id class_id capacity used max_unit')
-
 
 def _in(conn, column, values):
     """``column IN values``. On PostgreSQL one array parameter (``=
@@ -59,37 +51,30 @@ def _fits(class_id, amount):
         sa.literal(amount) % INVENTORIES.c.step_size == 0)
 
 
-def providers_with_room(conn, wanted, root_ids=None):
-    """Fits: every provider with room for one of ``wanted``, a set of
-    (class id, amount), with its root; ``root_ids``: only in these trees.
-    One UNION ALL of one indexed select per pair."""
-    selects = []
-    for class_id, amount in sorted(wanted):
-        query = sa.select(
-            INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
-            sa.literal(class_id).label('class_id'),
-            sa.literal(amount).label('amount'),
-            INVENTORIES.c.total, INVENTORIES.c.reserved,
-            INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-            INVENTORIES.c.max_unit,
-        ).select_from(INVENTORIES.join(
-            PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-        ).where(_fits(class_id, amount))
-        if root_ids is not None:
-            query = query.where(
-                _in(conn, PROVIDERS.c.root_provider_id, root_ids))
-        selects.append(query)
+def providers_with_room(conn, wanted):
+    """Rows (provider_id, root_id, class_id, amount, total, reserved,
+    allocation_ratio, allocated, max_unit): every provider with room for
+    one of ``wanted``, a set of (class id, amount), with its root and the
+    inventory row. One UNION ALL of one indexed select per pair."""
+    selects = [sa.select(
+        INVENTORIES.c.resource_provider_id.label('provider_id'),
+        PROVIDERS.c.root_provider_id.label('root_id'),
+        sa.literal(class_id).label('class_id'),
+        sa.literal(amount).label('amount'),
+        INVENTORIES.c.total, INVENTORIES.c.reserved,
+        INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
+        INVENTORIES.c.max_unit,
+    ).select_from(INVENTORIES.join(
+        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
+    ).where(_fits(class_id, amount)) for class_id, amount in sorted(wanted)]
     if not selects:
         return []
-    query = selects[0] if len(selects) == 1 else sa.union_all(*selects)
-    return [Fit(provider_id, root_id, class_id, amount,
-                _capacity(total, reserved, ratio), int(allocated), max_unit)
-            for provider_id, root_id, class_id, amount, total, reserved,
-            ratio, allocated, max_unit in _rows(conn, query)]
+    return _rows(conn, selects[0] if len(selects) == 1
+                 else sa.union_all(*selects))
 
 
-def _capacity(total, reserved, ratio):
-    # As Placement reports it: rounded down.
+def capacity(total, reserved, ratio):
+    """An inventory's capacity as Placement reports it: rounded down."""
     return int((total - reserved) * ratio)
 
 
@@ -116,15 +101,21 @@ def aggregate_members(conn, aggregate_uuids):
     return members
 
 
-def trait_holders(conn, trait_ids):
-    """{provider id: set of ids of those of ``trait_ids`` it has}."""
-    holders = collections.defaultdict(set)
-    if trait_ids:
-        for provider_id, trait_id in _rows(conn, sa.select(
-                RP_TRAITS.c.resource_provider_id, RP_TRAITS.c.trait_id).where(
-                _in(conn, RP_TRAITS.c.trait_id, trait_ids))):
-            holders[provider_id].add(trait_id)
-    return holders
+def traits_and_holders(conn, names):
+    """({name: id} of those trait ``names`` that exist, {provider id: set
+    of the ids of them it has})."""
+    ids, holders = {}, collections.defaultdict(set)
+    if names:
+        for trait_id, name, provider_id in _rows(conn, sa.select(
+                TRAITS.c.id, TRAITS.c.name,
+                RP_TRAITS.c.resource_provider_id).select_from(
+                TRAITS.outerjoin(RP_TRAITS,
+                                 RP_TRAITS.c.trait_id == TRAITS.c.id))
+                .where(_in(conn, TRAITS.c.name, names))):
+            ids[name] = trait_id
+            if provider_id is not None:
+                holders[provider_id].add(trait_id)
+    return ids, holders
 
 
 def roots_with_traits(conn, required_ids, forbidden_ids):
@@ -171,13 +162,29 @@ def sharing_anchors(conn, sharing_ids):
 
 
 def trees(conn, root_ids):
-    """{id: Provider} of every provider in the trees of ``root_ids``."""
+    """({id: row (id, uuid, parent_id, root_id)}, {id: [(class id,
+    capacity, used)]}): every provider in the trees of ``root_ids`` and its
+    inventories."""
+    providers, inventories = {}, collections.defaultdict(list)
     if not root_ids:
-        return {}
-    return {row[0]: Provider(*row) for row in _rows(conn, sa.select(
-        PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
-        PROVIDERS.c.root_provider_id).where(
-            _in(conn, PROVIDERS.c.root_provider_id, root_ids)))}
+        return providers, inventories
+    for row in _rows(conn, sa.select(
+            PROVIDERS.c.id, PROVIDERS.c.uuid,
+            PROVIDERS.c.parent_provider_id.label('parent_id'),
+            PROVIDERS.c.root_provider_id.label('root_id'),
+            INVENTORIES.c.resource_class_id, INVENTORIES.c.total,
+            INVENTORIES.c.reserved, INVENTORIES.c.allocation_ratio,
+            INVENTORIES.c.allocated).select_from(PROVIDERS.outerjoin(
+                INVENTORIES,
+                INVENTORIES.c.resource_provider_id == PROVIDERS.c.id))
+            .where(_in(conn, PROVIDERS.c.root_provider_id, root_ids))):
+        providers[row.id] = row
+        if row.resource_class_id is not None:
+            inventories[row.id].append((
+                row.resource_class_id,
+                capacity(row.total, row.reserved, row.allocation_ratio),
+                int(row.allocated)))
+    return providers, inventories
 
 
 def traits_in_trees(conn, root_ids):
@@ -193,25 +200,6 @@ def traits_in_trees(conn, root_ids):
                 .where(_in(conn, PROVIDERS.c.root_provider_id, root_ids))):
             traits[provider_id].add(name)
     return traits
-
-
-def usages_in_trees(conn, root_ids):
-    """Usage rows (capacity as Placement rounds it) of every inventory in
-    the trees of ``root_ids``."""
-    if not root_ids:
-        return []
-    rows = _rows(conn, sa.select(
-        INVENTORIES.c.resource_provider_id, INVENTORIES.c.resource_class_id,
-        INVENTORIES.c.total, INVENTORIES.c.reserved,
-        INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-        INVENTORIES.c.max_unit,
-    ).select_from(INVENTORIES.join(
-        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-    ).where(_in(conn, PROVIDERS.c.root_provider_id, root_ids)))
-    return [Usage(provider_id, class_id,
-                  _capacity(total, reserved, ratio), int(allocated), max_unit)
-            for provider_id, class_id, total, reserved, ratio, allocated,
-            max_unit in rows]
 
 
 def has_nested_providers(conn):

@@ -1,4 +1,7 @@
 """Handler of GET /allocation_candidates (1.10)."""
+import json
+import re
+
 import webob.exc
 
 from objects.placement import allocation_candidate as ac
@@ -26,7 +29,7 @@ def list_allocation_candidates(req):
             'The "group_policy" parameter is required when specifying '
             'more than one "resources{N}" parameter.')
     try:
-        found = ac.get_candidates(
+        found = ac.find(
             context, groups, limit=params.limit,
             group_policy=params.group_policy,
             root_required=params.root_required,
@@ -39,46 +42,98 @@ def list_allocation_candidates(req):
             'Invalid resource class in resources parameter: %s' % exc)
     except exception.TraitNotFound as exc:
         raise webob.exc.HTTPBadRequest(str(exc))
+    return util.send_json_text(req, body(found, version, groups))
+
+
+# What json.dumps writes as is (ensure_ascii): printable ASCII but the
+# quote and the backslash. Uuids and class and trait names are all such.
+_PLAIN = re.compile(r'[ !#-\[\]-~]*')
+
+
+def _json_strings(strings):
+    """[the JSON text of each of ``strings``], as json.dumps writes it."""
+    strings = list(strings)
+    if _PLAIN.fullmatch(''.join(strings)):
+        return ['"%s"' % s for s in strings]
+    return [json.dumps(s) for s in strings]
+
+
+def body(found, version, groups):
+    """The JSON text of the answer ``found`` (an allocation_candidate.Found)
+    at ``version``: byte for byte what json.dumps makes of its dict form,
+    written straight from the ids (a thousand summaries and as many
+    requests would otherwise be a dict tree built only to be encoded)."""
+    providers = found.providers
+    uuids = dict(zip(providers, _json_strings(
+        row.uuid for row in providers.values())))
+    names = found.class_names
+    if not version.matches((1, 27)):
+        # Before 1.27 summaries show the requested classes only.
+        wanted = set().union(*(g.resources for g in groups.values()))
+        names = {c: n for c, n in names.items() if n in wanted}
+    classes = dict(zip(names, _json_strings(names.values())))
+    requests = _requests(found, version, uuids, dict(zip(
+        found.class_names, _json_strings(found.class_names.values()))))
+    summaries = ', '.join(_summaries(found, version, uuids, classes))
+    return ('{"allocation_requests": [%s], "provider_summaries": {%s}}'
+            % (', '.join(requests), summaries)).encode('ascii')
+
+
+def _requests(found, version, uuids, classes):
+    """The JSON text of each allocation request: the dict form of PUT
+    /allocations from 1.12 (with mappings from 1.34), the list form
+    before."""
     as_dict, with_mappings = version.matches((1, 12)), version.matches(
         (1, 34))
-    return util.send_json(req, {
-        'allocation_requests': [
-            _allocation_request(r, as_dict, with_mappings)
-            for r in found.allocation_requests],
-        'provider_summaries': _summaries(found.provider_summaries, groups,
-                                         version)})
+    # Every request maps the same groups.
+    names = [s for s, _ in found.requests[0][2]] if found.requests else []
+    suffixes = dict(zip(names, _json_strings(names)))
+    order = {p: row.uuid for p, row in found.providers.items()}.__getitem__
+    for pairs, amounts, mappings in found.requests:
+        by_provider, last = [], None
+        for (provider_id, class_id), amount in zip(pairs, amounts):
+            if provider_id != last:
+                resources = []
+                by_provider.append((uuids[provider_id], resources))
+                last = provider_id
+            resources.append('%s: %d' % (classes[class_id], amount))
+        if not as_dict:
+            yield '{"allocations": [%s]}' % ', '.join(
+                '{"resource_provider": {"uuid": %s}, "resources": {%s}}'
+                % (uuid, ', '.join(resources))
+                for uuid, resources in by_provider)
+            continue
+        text = '{"allocations": {%s}' % ', '.join(
+            '%s: {"resources": {%s}}' % (uuid, ', '.join(resources))
+            for uuid, resources in by_provider)
+        if with_mappings:
+            text += ', "mappings": {%s}' % ', '.join(
+                '%s: [%s]' % (suffixes[suffix], ', '.join(
+                    uuids[p] for p in sorted(ids, key=order)))
+                for suffix, ids in mappings)
+        yield text + '}'
 
 
-def _allocation_request(request, as_dict, with_mappings):
-    if not as_dict:
-        # Before 1.12: the list form of PUT /allocations/{consumer}.
-        return {'allocations': [
-            {'resource_provider': {'uuid': uuid}, 'resources': resources}
-            for uuid, resources in request.allocations.items()]}
-    data = {'allocations': {uuid: {'resources': resources}
-                            for uuid, resources in
-                            request.allocations.items()}}
-    if with_mappings:
-        data['mappings'] = request.mappings
-    return data
-
-
-def _summaries(summaries, groups, version):
-    """Traits from 1.17; every class (not only the requested ones) from
-    1.27; parent and root uuids from 1.29."""
-    every_class = version.matches((1, 27))
+def _summaries(found, version, uuids, classes):
+    """The JSON text of each provider summary: traits from 1.17; parent
+    and root uuids from 1.29."""
     with_traits, with_tree = version.matches((1, 17)), version.matches(
         (1, 29))
-    requested = set().union(*(g.resources for g in groups.values()))
-    result = {}
-    for uuid, summary in summaries.items():
-        data = result[uuid] = {'resources': summary.resources if every_class
-                               else {name: amounts for name, amounts in
-                                     summary.resources.items()
-                                     if name in requested}}
+    traits = {}
+    if with_traits:
+        names = set().union(*found.traits.values())
+        traits = dict(zip(names, _json_strings(names)))
+    for provider_id in found.summarised:
+        text = '%s: {"resources": {%s}' % (uuids[provider_id], ', '.join(
+            '%s: {"capacity": %d, "used": %d}' % (classes[c], capacity, used)
+            for c, capacity, used in found.inventories.get(provider_id, ())
+            if c in classes))
         if with_traits:
-            data['traits'] = summary.traits
+            text += ', "traits": [%s]' % ', '.join(
+                traits[n] for n in sorted(found.traits.get(provider_id, ())))
         if with_tree:
-            data['parent_provider_uuid'] = summary.parent_provider_uuid
-            data['root_provider_uuid'] = summary.root_provider_uuid
-    return result
+            row = found.providers[provider_id]
+            text += ', "parent_provider_uuid": %s, "root_provider_uuid": %s' % (
+                'null' if row.parent_id is None else uuids[row.parent_id],
+                uuids[row.root_id])
+        yield text + '}'
