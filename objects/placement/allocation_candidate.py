@@ -88,6 +88,7 @@ class Candidates(typing.NamedTuple):
 NO_CANDIDATES = Candidates([], {})
 _MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
+_NONE = frozenset()
 
 
 class _NoMatch(Exception):
@@ -248,9 +249,9 @@ class _Search:
         self.fits = collections.defaultdict(list)
         self.usage = {}
         for row in reads.providers_with_room(conn, wanted):
-            self.fits[row.class_id, row.amount].append(
-                (row.provider_id, row.root_id))
-            self.usage[row.provider_id, row.class_id] = row
+            provider_id, root_id, class_id, amount = row[:4]
+            self.fits[class_id, amount].append((provider_id, root_id))
+            self.usage[provider_id, class_id] = row
         self.root_of = {p: r for fits in self.fits.values()
                         for p, r in fits}
         self.members = reads.aggregate_members(conn, {
@@ -352,9 +353,17 @@ class _Search:
         return found
 
     def _has_traits(self, provider_ids, required, forbidden):
-        traits = set().union(*(self.holders.get(p, ()) for p in provider_ids))
-        return not (traits & forbidden) and all(
-            any_of & traits for any_of in required)
+        holders = self.holders
+        if len(provider_ids) == 1:
+            traits = holders.get(provider_ids[0], _NONE)
+        else:
+            traits = set().union(*(holders.get(p, ()) for p in provider_ids))
+        if forbidden and not traits.isdisjoint(forbidden):
+            return False
+        for any_of in required:
+            if traits.isdisjoint(any_of):
+                return False
+        return True
 
     def _one_provider(self, by_class, amounts, required, forbidden, in_aggs,
                       bad_aggs, anchors):
@@ -379,7 +388,7 @@ class _Search:
             if checked and (
                     in_aggs is not None and provider_id not in in_aggs
                     or provider_id in bad_aggs
-                    or not self._has_traits([provider_id], required,
+                    or not self._has_traits((provider_id,), required,
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
@@ -485,12 +494,12 @@ def _merge(pieces, search, group_policy, same_subtrees):
                            for p in found}
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
-    usage = search.usage
     merged = {}
+    rooms = {}
     for anchor, lists in by_anchor.items():
         if len(lists) != len(suffixes):
             continue
-        for combo in itertools.product(*(lists[s] for s in suffixes)):
+        for combo in itertools.product(*[lists[s] for s in suffixes]):
             if group_policy == 'isolate' and len(set().union(*(
                     p.providers for p in combo
                     if p.same_provider))) != granular:
@@ -501,28 +510,38 @@ def _merge(pieces, search, group_policy, same_subtrees):
                         *(mapped[s] for s in subtree)), search)
                         for subtree in same_subtrees):
                     continue
-            # Sorted, so that a provider's class taken by several groups
-            # is added up in one place.
-            amounts = {}
-            for provider_id, class_id, amount in sorted(
-                    itertools.chain.from_iterable(p.resources
-                                                  for p in combo)):
-                key = provider_id, class_id
-                amounts[key] = amounts.get(key, 0) + amount
-            if any(_too_much(usage[key], amount)
-                   for key, amount in amounts.items()):
-                continue
-            merged[(tuple(amounts), tuple(amounts.values()),
-                    tuple(zip(suffixes, (p.providers for p in combo))))] = None
+            resources = []
+            for piece in combo:
+                resources += piece.resources
+            resources.sort()
+            pairs = tuple([(p, c) for p, c, _ in resources])
+            if len(set(pairs)) == len(pairs):
+                amounts = tuple([a for _, _, a in resources])
+            else:
+                # A provider's class taken by several groups: added up
+                # (sorted, they are next to each other).
+                summed = {}
+                for provider_id, class_id, amount in resources:
+                    key = provider_id, class_id
+                    summed[key] = summed.get(key, 0) + amount
+                pairs, amounts = tuple(summed), tuple(summed.values())
+            for key, amount in zip(pairs, amounts):
+                free = rooms.get(key)
+                if free is None:
+                    free = rooms[key] = _room(search.usage[key])
+                if amount > free:
+                    break
+            else:
+                merged[pairs, amounts, tuple(
+                    zip(suffixes, [p.providers for p in combo]))] = None
     return list(merged)
 
 
-def _too_much(inventory, amount):
-    """Whether ``amount`` exceeds what the inventory row can still take."""
-    return (inventory.allocated + amount
-            > reads.capacity(inventory.total, inventory.reserved,
-                             inventory.allocation_ratio)
-            or amount > inventory.max_unit)
+def _room(fit):
+    """What the inventory of a providers_with_room row can still take in
+    one allocation."""
+    _, _, _, _, total, reserved, ratio, allocated, max_unit = fit
+    return min(reads.capacity(total, reserved, ratio) - allocated, max_unit)
 
 
 def _same_subtree(provider_ids, search):

@@ -58,6 +58,11 @@ def _json_strings(strings):
     return [json.dumps(s) for s in strings]
 
 
+def _literal(text):
+    """``text`` to put in a %-format as is."""
+    return text.replace('%', '%%')
+
+
 def body(found, version, groups):
     """The JSON text of the answer ``found`` (an allocation_candidate.Found)
     at ``version``: byte for byte what json.dumps makes of its dict form,
@@ -66,74 +71,95 @@ def body(found, version, groups):
     providers = found.providers
     uuids = dict(zip(providers, _json_strings(
         row.uuid for row in providers.values())))
+    uuids[None] = 'null'
     names = found.class_names
+    classes = dict(zip(names, _json_strings(names.values())))
     if not version.matches((1, 27)):
         # Before 1.27 summaries show the requested classes only.
         wanted = set().union(*(g.resources for g in groups.values()))
         names = {c: n for c, n in names.items() if n in wanted}
-    classes = dict(zip(names, _json_strings(names.values())))
-    requests = _requests(found, version, uuids, dict(zip(
-        found.class_names, _json_strings(found.class_names.values()))))
-    summaries = ', '.join(_summaries(found, version, uuids, classes))
-    return ('{"allocation_requests": [%s], "provider_summaries": {%s}}'
-            % (', '.join(requests), summaries)).encode('ascii')
+    inventory = {c: '%s: {"capacity": %%d, "used": %%d}' % _literal(
+        classes[c]) for c in names}
+    return ('{"allocation_requests": [%s], "provider_summaries": {%s}}' % (
+        ', '.join(_requests(found, version, uuids, classes)),
+        ', '.join(_summaries(found, version, uuids, inventory)))
+    ).encode('ascii')
 
 
 def _requests(found, version, uuids, classes):
     """The JSON text of each allocation request: the dict form of PUT
     /allocations from 1.12 (with mappings from 1.34), the list form
     before."""
-    as_dict, with_mappings = version.matches((1, 12)), version.matches(
-        (1, 34))
-    # Every request maps the same groups.
-    names = [s for s, _ in found.requests[0][2]] if found.requests else []
-    suffixes = dict(zip(names, _json_strings(names)))
+    if version.matches((1, 12)):
+        held = '%s: {"resources": {%s}}'
+    else:
+        held = '{"resource_provider": {"uuid": %s}, "resources": {%s}}'
+    template = '{"allocations": {%s}' if version.matches((1, 12)) \
+        else '{"allocations": [%s]'
+    with_mappings = version.matches((1, 34))
+    if with_mappings:
+        # Every request maps the same groups, in the same order.
+        names = [s for s, _ in found.requests[0][2]] if found.requests \
+            else []
+        template += ', "mappings": {%s}' % ', '.join(
+            '%s: [%%s]' % _literal(name) for name in _json_strings(names))
+    template += '}'
     order = {p: row.uuid for p, row in found.providers.items()}.__getitem__
+    amounts_text = {}
+    mapped_text = {}
     for pairs, amounts, mappings in found.requests:
-        by_provider, last = [], None
+        parts, last, resources = [], None, None
         for (provider_id, class_id), amount in zip(pairs, amounts):
             if provider_id != last:
-                resources = []
-                by_provider.append((uuids[provider_id], resources))
-                last = provider_id
-            resources.append('%s: %d' % (classes[class_id], amount))
-        if not as_dict:
-            yield '{"allocations": [%s]}' % ', '.join(
-                '{"resource_provider": {"uuid": %s}, "resources": {%s}}'
-                % (uuid, ', '.join(resources))
-                for uuid, resources in by_provider)
+                if resources:
+                    parts.append(held % (uuids[last], ', '.join(resources)))
+                resources, last = [], provider_id
+            text = amounts_text.get((class_id, amount))
+            if text is None:
+                text = amounts_text[class_id, amount] = '%s: %d' % (
+                    classes[class_id], amount)
+            resources.append(text)
+        if resources:
+            parts.append(held % (uuids[last], ', '.join(resources)))
+        if not with_mappings:
+            yield template % ', '.join(parts)
             continue
-        text = '{"allocations": {%s}' % ', '.join(
-            '%s: {"resources": {%s}}' % (uuid, ', '.join(resources))
-            for uuid, resources in by_provider)
-        if with_mappings:
-            text += ', "mappings": {%s}' % ', '.join(
-                '%s: [%s]' % (suffixes[suffix], ', '.join(
-                    uuids[p] for p in sorted(ids, key=order)))
-                for suffix, ids in mappings)
-        yield text + '}'
+        values = [', '.join(parts)]
+        for _, ids in mappings:
+            text = mapped_text.get(ids)
+            if text is None:
+                text = mapped_text[ids] = ', '.join(
+                    [uuids[p] for p in sorted(ids, key=order)])
+            values.append(text)
+        yield template % tuple(values)
 
 
-def _summaries(found, version, uuids, classes):
+def _summaries(found, version, uuids, inventory):
     """The JSON text of each provider summary: traits from 1.17; parent
-    and root uuids from 1.29."""
+    and root uuids from 1.29. ``inventory``: {class id: the text of its
+    amounts, to format with (capacity, used)}."""
     with_traits, with_tree = version.matches((1, 17)), version.matches(
         (1, 29))
-    traits = {}
+    template = '%s: {"resources": {%s}'
     if with_traits:
+        template += ', "traits": [%s]'
         names = set().union(*found.traits.values())
-        traits = dict(zip(names, _json_strings(names)))
+        quoted = dict(zip(names, _json_strings(names)))
+        traits = {provider_id: ', '.join([quoted[n] for n in sorted(held)])
+                  for provider_id, held in found.traits.items()}
+    if with_tree:
+        template += ', "parent_provider_uuid": %s, "root_provider_uuid": %s'
+    template += '}'
+    providers, inventories = found.providers, found.inventories
     for provider_id in found.summarised:
-        text = '%s: {"resources": {%s}' % (uuids[provider_id], ', '.join(
-            '%s: {"capacity": %d, "used": %d}' % (classes[c], capacity, used)
-            for c, capacity, used in found.inventories.get(provider_id, ())
-            if c in classes))
+        values = [uuids[provider_id], ', '.join([
+            inventory[c] % (capacity, used)
+            for c, capacity, used in inventories.get(provider_id, ())
+            if c in inventory])]
         if with_traits:
-            text += ', "traits": [%s]' % ', '.join(
-                traits[n] for n in sorted(found.traits.get(provider_id, ())))
+            values.append(traits.get(provider_id, ''))
         if with_tree:
-            row = found.providers[provider_id]
-            text += ', "parent_provider_uuid": %s, "root_provider_uuid": %s' % (
-                'null' if row.parent_id is None else uuids[row.parent_id],
-                uuids[row.root_id])
-        yield text + '}'
+            row = providers[provider_id]
+            values.append(uuids[row.parent_id])
+            values.append(uuids[row.root_id])
+        yield template % tuple(values)
