@@ -120,7 +120,7 @@ class Transition:
     #                                authorizes before asking for it
     #                                (named here for the doc only)
     http_status: int = 400         # the answer when a condition fails
-    side: str = 'api'              # 'api' or 'worker'
+    side: str = 'api'              # 'api', 'worker' or 'reconciliation'
     workers_row: str = None        # 'track', 'finish' or None
     lenient: bool = False          # a failed condition changes nothing
     #                                and is not an error (as in Cinder)
