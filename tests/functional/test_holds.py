@@ -285,6 +285,44 @@ class ExpiryRaceTest(HoldsTestCase):
                     volume_id=volume_id, deleted=False)))
 
 
+class PeersTest(HoldsTestCase):
+
+    def test_two_members_expiring_at_once_roll_each_hold_back_once(self):
+        reserved = self.available_volume()
+        self.act({'os-reserve': None}, volume_id=reserved)
+        detaching = self.available_volume()
+        volume_api.attach(self.context, detaching,
+                          instance_uuid=str(uuid.uuid4()))
+        self.act({'os-begin_detaching': None}, volume_id=detaching)
+        connected = self.attach(CONNECTOR)
+        self.age(models.VolumeAttachment, connected['id'])
+        for volume_id in (reserved, detaching):
+            self.age_volume(volume_id)
+        barrier = threading.Barrier(2, timeout=30)
+        passes = []
+
+        def expire():
+            peer = holds.HoldExpiry(volapi_context.get_admin_context(),
+                                    self.running.holds.membership,
+                                    self.running.holds.driver)
+            barrier.wait()
+            passes.append([obj.id for obj in peer.expire()])
+
+        threads = [threading.Thread(target=expire) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(sorted([reserved, detaching, connected['id']]),
+                         sorted(passes[0] + passes[1]))
+        self.assertEqual([('available', 'detached'), ('in-use', 'attached'),
+                          ('available', 'detached')],
+                         [self.status(v) for v in (reserved, detaching,
+                                                   self.volume_id)])
+        self.assertEqual([(self.volume_id, 'compute-1')],
+                         TerminationRecordingDriver.terminated)
+
+
 class PeriodicExpiryTest(HoldsTestCase):
     """The worker's own periodic reconciliation does it."""
 
