@@ -133,8 +133,9 @@ def main(argv=None):
     results = [measure(url, args.volumes, args.holds) for url in urls]
     print('hold expiry pass: %d settled volumes, %d abandoned holds'
           % (args.volumes, args.holds))
-    print('%-11s %18s %20s %14s' % ('backend', 'idle pass ms (med)',
-                                     'pass rolling back ms', 'ms per hold'))
+    print('%-11s %18s %20s %14s' % (
+        'backend', 'idle pass ms (med)', 'pass rolling back ms',
+        'ms per hold'))
     for backend, idle, busy in results:
         print('%-11s %18.1f %20.0f %14.2f' % (backend, idle, busy,
                                               busy / max(args.holds, 1)))
