@@ -21,6 +21,7 @@ from volapi.volume import api as volume_api
 from volapi.volume import attachments
 from volapi.volume import holds
 from volapi.volume.drivers import file as file_driver
+from volapi.volume.transitions import engine
 
 CONNECTOR = {'host': 'compute-1', 'initiator': 'iqn.x', 'ip': '10.0.0.1',
              'mountpoint': '/dev/vdb', 'mode': 'rw', 'multipath': False}
@@ -131,6 +132,26 @@ class AbandonedHoldsTest(HoldsTestCase):
         self.assertEqual('attached',
                          self.attachment(attachment['id'])['attach_status'])
         self.assertEqual([], TerminationRecordingDriver.terminated)
+
+    def test_hold_renewed_after_the_candidates_were_read_is_kept(self):
+        # The age is decided by the compare-and-swap, not by the read that
+        # found the candidate: a client that detaches again in between
+        # keeps its new hold.
+        attachment = self.attach(CONNECTOR)
+        self.complete(attachment['id'])
+        self.act({'os-begin_detaching': None})
+        self.age_volume()
+        cutoff = timeutils.utcnow() - datetime.timedelta(seconds=TIMEOUT)
+        candidate, = objects.Volume.get_unchanged_since(
+            self.context, 'status', ('detaching',), cutoff)
+        self.act({'os-roll_detaching': None})
+        self.act({'os-begin_detaching': None})
+        refused = self.assertRaises(
+            engine.TransitionRefused, engine.apply, self.context,
+            'detaching_hold_expired', candidate, hold_cutoff=cutoff)
+        self.assertEqual('volume must not have changed since %s' % cutoff,
+                         str(refused))
+        self.assertEqual(('detaching', 'attached'), self.status())
 
     def test_reservation_is_removed_after_the_timeout_only(self):
         attachment = self.attach()

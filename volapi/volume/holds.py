@@ -20,7 +20,9 @@ Each is one compare-and-swap whose WHERE holds the age, so a hold touched
 or completed after the candidates were read is left alone, and of the
 cluster members that find the same hold exactly one rolls it back.
 Attachments go first: a volume held only for an expired attachment is
-released with it.
+released with it. Ages compare the worker's clock with those of the
+processes that wrote the rows, as heartbeats do; the timeout dwarfs the
+skew of clocks kept in step.
 """
 import datetime
 
