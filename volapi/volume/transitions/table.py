@@ -187,6 +187,24 @@ _NAME_VALUES = {
     'display_description': Param('display_description', optional=True)}
 
 
+# Holds nobody finished (volapi.volume.holds): the row has not changed
+# since the cutoff, decided in the compare-and-swap's WHERE, so a hold
+# touched or completed meanwhile is left alone.
+VOLUME_HOLD_EXPIRED = Criterion(
+    'must not have changed since %(hold_cutoff)s',
+    lambda p: cond.changed_before(Volume, p['hold_cutoff']),
+    bound=('hold_cutoff',))
+ATTACHMENT_HOLD_EXPIRED = Criterion(
+    'must not have changed since %(hold_cutoff)s',
+    lambda p: cond.changed_before(Attachment, p['hold_cutoff']),
+    bound=('hold_cutoff',))
+NO_ATTACHMENT_BEING_MADE = Criterion(
+    "must have no attachment 'reserved' or 'attaching' (each expires on "
+    "its own)",
+    lambda p: ~_attachments_of_volume(
+        Attachment.attach_status.in_(('reserved', 'attaching'))))
+
+
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
                   'migration_status': NOT_MIGRATING,
                   'consistencygroup_id': None,
@@ -578,6 +596,33 @@ TABLE = [
         source=('deleting',),
         values={'status': 'error_deleting'},
         side='worker', workers_row='finish'),
+    # Reconciliation: holds whose client vanished ([volume]
+    # attach_hold_timeout), rolled back as the client would have -------
+    Transition(
+        'reserve_hold_expired', 'volume',
+        'an os-reserve nobody attached is dropped, as os-unreserve',
+        source=('attaching',),
+        requires=(VOLUME_HOLD_EXPIRED, NO_ATTACHMENT_BEING_MADE),
+        values={'status': STATUS_AFTER_UNRESERVE},
+        side='reconciliation'),
+    Transition(
+        'detaching_hold_expired', 'volume',
+        'an os-begin_detaching nobody detached is rolled back, as '
+        'os-roll_detaching',
+        source=('detaching',),
+        requires=(VOLUME_HOLD_EXPIRED,),
+        values={'status': 'in-use'},
+        side='reconciliation'),
+    Transition(
+        'attachment_hold_expired', 'attachment',
+        'an attachment nobody completed is removed, as DELETE '
+        '/attachments/{id} (with attachment_delete; its connection is '
+        'terminated once that has committed)',
+        source=('reserved', 'attaching'),
+        requires=(ATTACHMENT_HOLD_EXPIRED, Unchanged('connector')),
+        values={'attach_status': 'detached', 'detach_time': NOW,
+                'deleted': True, 'deleted_at': NOW},
+        side='reconciliation'),
 ]
 
 TRANSITIONS = {t.name: t for t in TABLE}
