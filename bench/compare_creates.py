@@ -62,7 +62,8 @@ def parse_args(argv):
     p.add_argument('--poll', type=float, default=0.02,
                    help='seconds between two status reads of a volume')
     p.add_argument('--quota-limit', type=int, default=10)
-    p.add_argument('--quota-clients', type=int, default=32)
+    p.add_argument('--quota-clients', type=int, default=32,
+                   help='simultaneous creates against the quota (0: none)')
     p.add_argument('--keep', action='store_true')
     return p.parse_args(argv)
 
@@ -228,7 +229,7 @@ def main(argv=None):
                 levels[clients].append(run)
         print_table(levels, args.rounds)
         print('\nQuota at its limit:')
-        for name, service in targets:
+        for name, service in targets if args.quota_clients else ():
             print('  %-6s %s' % (name, at_the_limit(
                 service, args.quota_limit, args.quota_clients)))
             sys.stdout.flush()
