@@ -146,8 +146,8 @@ class MigrateTest(MigrationTestCase):
     def test_same_pool_is_refused(self):
         volume = self.available()
         response = self.migrate(volume['id'], status=400, host=BIG)
-        self.assertIn('destination host must be different than the current '
-                      'host', self.fault(response, 400))
+        self.assertIn('volume must be on another host than the '
+                      'destination', self.fault(response, 400))
         self.assertEqual({BIG: 1}, self.held(volume['id']))
 
     def test_no_room_at_the_destination_changes_nothing(self):
