@@ -166,6 +166,12 @@ class MigrateTest(MigrationTestCase):
                                 host='nowhere@file#pool')
         self.assertIn('not on placement', self.fault(response, 400))
 
+    def test_a_backend_with_no_pool_that_fits_is_refused(self):
+        volume = self.available()
+        response = self.migrate(volume['id'], status=400,
+                                host='nowhere@file')
+        self.assertIn('No valid host was found', self.fault(response, 400))
+
     def test_only_admins_migrate(self):
         volume = self.available()
         response = self.app.post_json(
