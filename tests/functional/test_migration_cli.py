@@ -1,16 +1,14 @@
 """The ``cinder`` CLI against volume migration: ``migrate``, ``retype
 --migration-policy on-demand`` and ``show`` as an admin (migration status,
 name id, host)."""
-from objects.placement import resource_provider as rp_obj
-from objects.placement import trait as trait_obj
 from tests.functional import cinder_cli
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_actions_cli
+from tests.functional import test_volume_migration
 from tests.functional import volume_worker_fixture as vwf
-from volapi.volume import pools
 
-SMALL = 'worker-1@file#small'
-BIG = 'worker-1@file#big'
+SMALL = test_volume_migration.SMALL
+BIG = test_volume_migration.BIG
 
 
 class MigrationCLITest(test_actions_cli.CinderClientTestCase):
@@ -66,12 +64,7 @@ class MigrationCLITest(test_actions_cli.CinderClientTestCase):
                       'destination', result.stdout + result.stderr)
 
     def test_retype_on_demand(self):
-        trait_obj.create(self.context, 'CUSTOM_FAST')
-        provider = rp_obj.get_by_uuid(self.context, pools.provider_uuid(SMALL))
-        have = {t['name'] for t in trait_obj.get_all_for_provider(
-            self.context, provider.id)}
-        trait_obj.set_for_provider(self.context, provider,
-                                   have | {'CUSTOM_FAST'})
+        test_volume_migration.give_trait(self.context, SMALL, 'CUSTOM_FAST')
         self.cinder('type-create', 'fast', admin=True)
         self.cinder('type-key', 'fast', 'set', 'trait:CUSTOM_FAST=required',
                     admin=True)

@@ -13,6 +13,7 @@ import testtools
 from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import placement_invariant as invariant
+from tests.functional import volume_worker_fixture as vwf
 from tests.functional import worker_fixtures as wf
 from volapi.volume import api as volume_api
 from volapi.volume import migrations
@@ -67,12 +68,9 @@ class KilledMigrationTest(base.DatabaseTestCase):
         worker.wait_for_log('RPC server listening')
         return worker
 
-    def wait(self, predicate, what, timeout=30):
-        deadline = time.time() + timeout
-        while not predicate():
-            if time.time() > deadline:
-                self.fail('timed out waiting for %s' % what)
-            time.sleep(0.1)
+    @staticmethod
+    def wait(predicate, timeout=30):
+        vwf.wait_for(predicate, bool, timeout=timeout, interval=0.1)
 
     def volume(self, volume_id):
         return volume_api.get_volume(self.context, volume_id)
@@ -80,15 +78,14 @@ class KilledMigrationTest(base.DatabaseTestCase):
     def test_restarted_worker_finishes_the_move(self):
         doomed = self.start_worker('%s.BlockingMigrationDriver' % __name__)
         volume = volume_api.create(self.tenant, size=2)
-        self.wait(lambda: self.volume(volume.id).status == 'available',
-                  'the volume to be created')
+        self.wait(lambda: self.volume(volume.id).status == 'available')
         source = self.volume(volume.id)
         with open(source.provider_location, 'r+b') as f:
             f.write(b'moved intact')
         dest = 'phoenix@file#' + ('b' if source.host.endswith('#a') else 'a')
         migrations.migrate(self.context, volume.id, host=dest)
         self.wait(lambda: os.path.exists(
-            os.path.join(self.volumes_dir, 'migrating')), 'the copy to start')
+            os.path.join(self.volumes_dir, 'migrating')))
         os.kill(doomed.process.pid, signal.SIGKILL)
         doomed.process.wait()
         moving = self.volume(volume.id)
@@ -98,15 +95,13 @@ class KilledMigrationTest(base.DatabaseTestCase):
 
         again = self.start_worker('volapi.volume.drivers.file.FileDriver')
         again.wait_for_log('start-up reconciliation re-drove 1 operation(s)')
-        self.wait(lambda: self.volume(volume.id).migration_status == 'success',
-                  'the move to end')
+        self.wait(lambda: self.volume(volume.id).migration_status == 'success')
         moved = self.volume(volume.id)
         self.assertEqual((dest, moved.migration_id),
                          (moved.host, moved.name_id))
         with open(moved.provider_location, 'rb') as f:
             self.assertEqual(b'moved intact', f.read(12))
-        self.wait(lambda: not os.path.exists(source.provider_location),
-                  "the source's file to go")
+        self.wait(lambda: not os.path.exists(source.provider_location))
         self.assertEqual(['volume-%s' % moved.name_id],
                          os.listdir(os.path.dirname(moved.provider_location)))
         self.assertIsNone(wf.worker_row(self.context, 'volume', volume.id))

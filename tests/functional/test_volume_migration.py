@@ -22,6 +22,15 @@ SMALL = 'worker-1@file#small'
 BIG = 'worker-1@file#big'
 
 
+def give_trait(context, pool, name):
+    """Pool ``pool`` has trait ``name`` too."""
+    trait_obj.create(context, name)
+    provider = rp_obj.get_by_uuid(context, pools.provider_uuid(pool))
+    have = {t['name'] for t in trait_obj.get_all_for_provider(
+        context, provider.id)}
+    trait_obj.set_for_provider(context, provider, have | {name})
+
+
 class MigrationTestCase(api_fixtures.APITestCase):
     # Thick pools with room for 10 and 12 GiB.
     pool_options = {'file_pools': ['small:10', 'big:12'],
@@ -303,13 +312,7 @@ class RetypeMigrationTest(MigrationTestCase):
 
     def setUp(self):
         super().setUp()
-        # Only the small pool is "fast".
-        trait_obj.create(self.context, 'CUSTOM_FAST')
-        provider = rp_obj.get_by_uuid(self.context, pools.provider_uuid(SMALL))
-        have = {t['name'] for t in trait_obj.get_all_for_provider(
-            self.context, provider.id)}
-        trait_obj.set_for_provider(self.context, provider,
-                                   have | {'CUSTOM_FAST'})
+        give_trait(self.context, SMALL, 'CUSTOM_FAST')  # only small is fast
         self.fast = self.app.post_json('/v3/types', {'volume_type': {
             'name': 'fast', 'extra_specs': {'trait:CUSTOM_FAST': 'required'}}},
             headers=ADMIN).json['volume_type']['id']
