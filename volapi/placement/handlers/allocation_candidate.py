@@ -98,18 +98,17 @@ def _requests(found, version, uuids, classes):
         else '{"allocations": [%s]'
     with_mappings = version.matches((1, 34))
     if with_mappings:
-        # Every request maps the same groups, in the same order.
-        names = [s for s, _ in found.requests[0][2]] if found.requests \
-            else []
         template += ', "mappings": {%s}' % ', '.join(
-            '%s: [%%s]' % _literal(name) for name in _json_strings(names))
+            '%s: [%%s]' % _literal(name)
+            for name in _json_strings(found.suffixes))
     template += '}'
     order = {p: row.uuid for p, row in found.providers.items()}.__getitem__
     amounts_text = {}
     mapped_text = {}
-    for pairs, amounts, mappings in found.requests:
+    for pairs, amounts, mapped in found.requests:
         parts, last, resources = [], None, None
-        for (provider_id, class_id), amount in zip(pairs, amounts):
+        for provider_id, class_id, amount in zip(
+                pairs[::2], pairs[1::2], amounts):
             if provider_id != last:
                 if resources:
                     parts.append(held % (uuids[last], ', '.join(resources)))
@@ -125,7 +124,7 @@ def _requests(found, version, uuids, classes):
             yield template % ', '.join(parts)
             continue
         values = [', '.join(parts)]
-        for _, ids in mappings:
+        for ids in mapped:
             text = mapped_text.get(ids)
             if text is None:
                 text = mapped_text[ids] = ', '.join(
