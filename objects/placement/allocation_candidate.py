@@ -230,13 +230,12 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
         summarised = [p for p, row in search.providers.items()
                       if row.root_id in used_trees
                       and (used is None or p in used)]
-        traits = reads.traits_in_trees(conn, used_trees)
         names = rc_obj.names_from_ids(context, {
             c for p in summarised for c, _, _ in search.inventories.get(
                 p, ())})
     names.update((c, n) for n, c in search.class_ids.items())
     return Found(merged, list(groups), search.providers, summarised,
-                 search.inventories, traits, names)
+                 search.inventories, search.traits, names)
 
 
 class _Search:
@@ -273,17 +272,19 @@ class _Search:
         self.tree_of = reads.roots_of(
             conn, {g.in_tree for g in groups.values() if g.in_tree})
         self._anchors = None
-        # Providers of the trees read by read_trees(), and their
-        # inventories ({provider id: [(class id, capacity, used)]}).
+        # Providers of the trees read by read_trees(), their inventories
+        # ({provider id: [(class id, capacity, used)]}) and traits.
         self.providers = {}
         self.inventories = {}
+        self.traits = {}
 
     def read_trees(self, root_ids):
         missing = set(root_ids) - {p.root_id for p in self.providers.values()}
         if missing:
-            providers, inventories = reads.trees(self.conn, missing)
+            providers, inventories, traits = reads.trees(self.conn, missing)
             self.providers.update(providers)
             self.inventories.update(inventories)
+            self.traits.update(traits)
 
     def anchors_of(self, sharing_id):
         if self._anchors is None:
@@ -450,12 +451,13 @@ class _Search:
         pieces = []
         for root_id, choices in per_tree.items():
             for providers in itertools.product(*map(sorted, choices)):
+                distinct = tuple(sorted(set(providers)))
                 if (required or forbidden) and not self._has_traits(
-                        providers, required, forbidden):
+                        distinct, required, forbidden):
                     continue
                 pieces.append(_Piece(
                     root_id, tuple(sorted(zip(providers, classes, wanted))),
-                    tuple(sorted(set(providers))), False))
+                    distinct, False))
         return pieces
 
 

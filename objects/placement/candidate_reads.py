@@ -34,16 +34,18 @@ def _statement(conn, build, *shape):
 
 def _in(dialect, column, name):
     """``column IN`` the list bound as ``name`` (see _values). On
-    PostgreSQL one array parameter (``= ANY(...)``): an IN list of hundreds
-    of parameters costs the driver more to prepare than the database to
-    run, and is a new statement each time its length changes. Ids go as
-    the array's text, which the driver sends as is (it converts a list
-    element by element)."""
+    PostgreSQL one array parameter: an IN list of hundreds of parameters
+    costs the driver more to prepare than the database to run, and is a
+    new statement each time its length changes. Ids go as the array's
+    text (the driver converts a list element by element), unnested once
+    in a subquery: compared with ``= ANY(CAST(...))`` instead, the server
+    would parse the text again for every row."""
     if dialect != 'postgresql':
         return column.in_(sa.bindparam(name, expanding=True))
     if isinstance(column.type, sa.Integer):
-        return column == sa.any_(sa.cast(sa.bindparam(name, type_=sa.Text),
-                                         postgresql.ARRAY(column.type)))
+        return column.in_(sa.select(sa.func.unnest(sa.cast(
+            sa.bindparam(name, type_=sa.Text),
+            postgresql.ARRAY(column.type)))))
     return column == sa.any_(sa.bindparam(
         name, type_=postgresql.ARRAY(column.type)))
 
@@ -212,56 +214,52 @@ def sharing_anchors(conn, sharing_ids):
     return anchors
 
 
-Provider = collections.namedtuple('Provider', 'id uuid parent_id root_id')
-
-
 def _trees(dialect):
-    # Usable (total - reserved) is an integer either way: the capacity
-    # computed from it here is the same.
-    return sa.select(
-        PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
-        PROVIDERS.c.root_provider_id, INVENTORIES.c.resource_class_id,
+    # One UNION ALL, one round trip: the providers of the trees with their
+    # inventories (usable = total - reserved: an integer either way, so the
+    # capacity computed from it is the same), then their traits, told
+    # apart by a null root.
+    in_trees = _in(dialect, PROVIDERS.c.root_provider_id, 'ids')
+    null = sa.null()
+    return sa.union_all(sa.select(
+        PROVIDERS.c.id, PROVIDERS.c.uuid,
+        PROVIDERS.c.parent_provider_id.label('parent_id'),
+        PROVIDERS.c.root_provider_id.label('root_id'),
+        INVENTORIES.c.resource_class_id,
         INVENTORIES.c.total - INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
     ).select_from(PROVIDERS.outerjoin(
         INVENTORIES, INVENTORIES.c.resource_provider_id == PROVIDERS.c.id)
-    ).where(_in(dialect, PROVIDERS.c.root_provider_id, 'ids'))
+    ).where(in_trees), sa.select(
+        RP_TRAITS.c.resource_provider_id, TRAITS.c.name, null, null, null,
+        null, null, null,
+    ).select_from(
+        RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
+        .join(PROVIDERS, PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id)
+    ).where(in_trees))
 
 
 def trees(conn, root_ids):
-    """({id: Provider}, {id: [(class id, capacity, used)]}): every
-    provider in the trees of ``root_ids`` and its inventories."""
+    """({id: row (id, uuid, parent_id, root_id, ...)}, {id: [(class id,
+    capacity, used)]}, {id: set of trait names}): every provider in the
+    trees of ``root_ids``, its inventories and its traits."""
     providers, inventories = {}, collections.defaultdict(list)
+    traits = collections.defaultdict(set)
     if not root_ids:
-        return providers, inventories
-    rows = _rows(conn, _statement(conn, _trees), ids=_values(conn, root_ids))
-    for row in rows:
-        if row[0] not in providers:
-            providers[row[0]] = Provider(*row[:4])
-    for provider_id, _, _, _, class_id, usable, ratio, allocated in rows:
+        return providers, inventories, traits
+    for row in _rows(conn, _statement(conn, _trees),
+                     ids=_values(conn, root_ids)):
+        provider_id, name, _, root_id, class_id, usable, ratio, allocated = \
+            row
+        if root_id is None:
+            traits[provider_id].add(name)
+            continue
+        if provider_id not in providers:
+            providers[provider_id] = row
         if class_id is not None:
             inventories[provider_id].append(
                 (class_id, int(usable * ratio), allocated))
-    return providers, inventories
-
-
-def _traits_in_trees(dialect):
-    return sa.select(RP_TRAITS.c.resource_provider_id, TRAITS.c.name
-                     ).select_from(
-        RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
-        .join(PROVIDERS, PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id)
-    ).where(_in(dialect, PROVIDERS.c.root_provider_id, 'ids'))
-
-
-def traits_in_trees(conn, root_ids):
-    """{provider id: set of trait names} over the trees of ``root_ids``
-    (providers without traits left out)."""
-    traits = collections.defaultdict(set)
-    if root_ids:
-        for provider_id, name in _rows(conn, _statement(
-                conn, _traits_in_trees), ids=_values(conn, root_ids)):
-            traits[provider_id].add(name)
-    return traits
+    return providers, inventories, traits
 
 
 def has_nested_providers(conn):
