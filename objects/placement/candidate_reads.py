@@ -65,35 +65,39 @@ def _rows(conn, statement, **params):
 
 
 def _providers_with_room(dialect, pairs):
-    """One select per (class, amount) pair: bound as class<i>, amount<i>.
-    The inventory row's ``allocated`` is the sum of its allocations."""
-    selects = []
-    for i in range(pairs):
-        class_id = sa.bindparam('class%d' % i, type_=sa.Integer)
-        amount = sa.bindparam('amount%d' % i, type_=sa.Integer)
-        selects.append(sa.select(
-            INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
-            class_id, amount, INVENTORIES.c.total, INVENTORIES.c.reserved,
-            INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-            INVENTORIES.c.max_unit,
-        ).select_from(INVENTORIES.join(
-            PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-        ).where(
-            INVENTORIES.c.resource_class_id == class_id,
-            INVENTORIES.c.allocated + amount
-            <= (INVENTORIES.c.total - INVENTORIES.c.reserved)
-            * INVENTORIES.c.allocation_ratio,
-            INVENTORIES.c.min_unit <= amount,
-            INVENTORIES.c.max_unit >= amount,
-            amount % INVENTORIES.c.step_size == 0))
-    return selects[0] if pairs == 1 else sa.union_all(*selects)
+    """The inventories with room for one of the (class, amount) pairs
+    bound as class<i>, amount<i>: the pairs are a derived table joined to
+    one scan of the inventories. Their ``allocated`` is the sum of their
+    allocations."""
+    wanted = [sa.select(sa.bindparam('class%d' % i, type_=sa.Integer)
+                        .label('class_id'),
+                        sa.bindparam('amount%d' % i, type_=sa.Integer)
+                        .label('amount')) for i in range(pairs)]
+    wanted = (wanted[0] if pairs == 1 else sa.union_all(*wanted)).subquery(
+        'wanted')
+    return sa.select(
+        INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
+        wanted.c.class_id, wanted.c.amount, INVENTORIES.c.total,
+        INVENTORIES.c.reserved, INVENTORIES.c.allocation_ratio,
+        INVENTORIES.c.allocated, INVENTORIES.c.max_unit,
+    ).select_from(wanted.join(
+        INVENTORIES, INVENTORIES.c.resource_class_id == wanted.c.class_id
+    ).join(
+        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
+    ).where(
+        INVENTORIES.c.allocated + wanted.c.amount
+        <= (INVENTORIES.c.total - INVENTORIES.c.reserved)
+        * INVENTORIES.c.allocation_ratio,
+        INVENTORIES.c.min_unit <= wanted.c.amount,
+        INVENTORIES.c.max_unit >= wanted.c.amount,
+        wanted.c.amount % INVENTORIES.c.step_size == 0)
 
 
 def providers_with_room(conn, wanted):
     """Rows (provider id, root id, class id, amount, total, reserved,
     allocation_ratio, allocated, max_unit): every provider with room for
     one of ``wanted``, a set of (class id, amount), with its root and the
-    inventory row. One UNION ALL of one indexed select per pair."""
+    inventory row."""
     if not wanted:
         return []
     params = {}
