@@ -103,6 +103,25 @@ def json(status=200):
     return decorator
 
 
+def by_method():
+    """A pecan generic handler for one path: ``@handler.when(method=...)``
+    names the handler of each method; any other method is a 405. Each
+    path gets its own (``index = rest.by_method()``)."""
+    @pecan.expose(generic=True)
+    def refuse(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+    return refuse
+
+
+class Collection:
+    """A controller whose next path segment names a member: the
+    subclass's ``member(segment)`` makes the controller serving it."""
+
+    @pecan.expose()
+    def _lookup(self, segment, *remainder):
+        return self.member(segment), remainder
+
+
 class FaultHook(hooks.PecanHook):
     """Any exception out of a controller (or pecan's routing) becomes a
     Cinder fault; unexpected ones are logged and answered with a 500."""

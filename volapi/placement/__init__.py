@@ -43,8 +43,8 @@ The context
     ``req.context`` (also ``req.environ['placement.context']``) is a
     ``volapi.placement.context.RequestContext``, a
     ``volapi.context.RequestContext``: pass it to ``db``/``objects``.
-    Check policy first: ``req.context.can('placement:allocations:list')``
-    (rule names in ``policy.py``). ``req.context.config`` is the ConfigOpts.
+    Check policy first: ``req.context.can(policies.ALLOCATIONS_LIST)``
+    (rule names in ``volapi/policies/placement.py``). ``req.context.config`` is the ConfigOpts.
 
 The application
     ``wsgi.setup_app(conf)`` (WSGI servers: ``volapi.wsgi.placement``);

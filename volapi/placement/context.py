@@ -2,7 +2,8 @@
 
 It is a ``volapi.context.RequestContext`` (so it carries enginefacade
 transactions to ``db``) that also knows the configuration and can check
-policy: ``context.can('placement:resource_providers:list')``.
+policy: ``context.can(policies.RESOURCE_PROVIDERS_LIST)`` (the names in
+volapi.policies.placement).
 """
 from volapi import context as volapi_context
 from volapi.placement import policy

@@ -7,9 +7,8 @@ Cinder. ``/volumes``, ``/types``, ``/snapshots``, ``/attachments`` and
 ``/workers`` are their modules' controllers; ``POST
 /volumes/{volume_id}/action`` is ``volume_actions.dispatch``.
 
-Controllers call the service layer (``volapi.volume.api``) inside
-``service_errors.translated()``, which gives its exceptions their HTTP
-status.
+Controllers call the service layer (``volapi.volume.api``) and let its
+exceptions through: ``errors.to_fault`` gives each its HTTP status.
 
 Shared tools for every controller: ``rest.json(status)`` (dict -> JSON
 response), ``pecan.request.ctx`` (RequestContext), ``pecan.request.

@@ -5,15 +5,14 @@ import pecan
 
 from objects import message
 from volapi.api import errors
+from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.policies import messages as policies
 
-MIN_VERSION = (3, 3)
-
 
 def _check_version(request):
-    if request.api_version < MIN_VERSION:
+    if request.api_version < mv.MESSAGES:
         raise errors.NotFound('API version %d.%d is not supported on this '
                               'method.' % tuple(request.api_version)[:2])
 
@@ -45,9 +44,7 @@ class MessageController:
     def __init__(self, message_id):
         self.message_id = message_id
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     def _authorized(self, rule):
         """(request, the message row) once ``rule`` allows the caller."""
@@ -74,11 +71,9 @@ class MessageController:
         message.delete(request.ctx, self.message_id, _scope(request.ctx))
 
 
-class MessagesController:
+class MessagesController(rest.Collection):
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -91,6 +86,5 @@ class MessagesController:
         rows = message.get_all(context, _scope(context))
         return {'messages': [_view(request, row) for row in rows]}
 
-    @pecan.expose()
-    def _lookup(self, message_id, *remainder):
-        return MessageController(message_id), remainder
+    def member(self, message_id):
+        return MessageController(message_id)

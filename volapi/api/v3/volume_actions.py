@@ -16,7 +16,6 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volume_actions as schemas
-from volapi.api.v3 import service_errors
 from volapi.policies import volume_actions as policies
 from volapi.volume import api as volume_api
 
@@ -124,6 +123,5 @@ def dispatch(request, context, volume_id, name, argument):
         call['own_allowed'] = policy.authorize(
             context, action.rule, {'project_id': context.project_id},
             do_raise=False)
-    with service_errors.translated():
-        action.handler(context, volume_id, argument, **call)
+    action.handler(context, volume_id, argument, **call)
     return rest.respond(None, 202)

@@ -12,6 +12,7 @@ from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import util
 from volapi.placement.schemas import aggregate as schema
+from volapi.policies import placement as policies
 
 _GENERATION_VERSION = (1, 19)
 
@@ -27,7 +28,7 @@ def _send(req, generation, uuids):
 @microversion.version_handler('1.1')
 @util.check_accept('application/json')
 def get_aggregates(req):
-    req.context.can('placement:resource_providers:aggregates:list')
+    req.context.can(policies.AGGREGATES_LIST)
     provider = rp_obj.get_by_uuid(req.context, req.path_item('uuid'))
     return _send(req, provider.generation,
                  agg_obj.get_for_provider(req.context, provider.id))
@@ -37,7 +38,7 @@ def get_aggregates(req):
 @util.require_json
 def set_aggregates(req):
     context = req.context
-    context.can('placement:resource_providers:aggregates:update')
+    context.can(policies.AGGREGATES_UPDATE)
     with_generation = req.version.matches(_GENERATION_VERSION)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = util.extract_json(

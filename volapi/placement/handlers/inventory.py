@@ -10,6 +10,7 @@ from volapi.placement import util
 from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import common
 from volapi.placement.schemas import inventory as schema
+from volapi.policies import placement as policies
 
 OUTPUT_FIELDS = inv_obj.FIELDS
 # The API's defaults, kept apart from the table's so that a schema change
@@ -90,7 +91,7 @@ def _validate(req, provider, name, inventory):
 
 @util.check_accept('application/json')
 def get_inventories(req):
-    req.context.can('placement:resource_providers:inventories:list')
+    req.context.can(policies.INVENTORIES_LIST)
     provider = provider_path.provider(
         req, provider_path.NOT_FOUND_FOR_INVENTORY)
     return _send_inventories(
@@ -100,7 +101,7 @@ def get_inventories(req):
 
 @util.check_accept('application/json')
 def get_inventory(req):
-    req.context.can('placement:resource_providers:inventories:show')
+    req.context.can(policies.INVENTORIES_SHOW)
     provider = provider_path.provider(
         req, provider_path.NOT_FOUND_FOR_INVENTORY)
     name = req.path_item('resource_class')
@@ -116,7 +117,7 @@ def get_inventory(req):
 def create_inventory(req):
     """POST one inventory of a class the provider has none of: 201."""
     context = req.context
-    context.can('placement:resource_providers:inventories:create')
+    context.can(policies.INVENTORIES_CREATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = _with_defaults(util.extract_json(req.body,
                                             schema.POST_INVENTORY_SCHEMA))
@@ -144,7 +145,7 @@ def set_inventories(req):
     """PUT all inventories at the given generation: classes not named are
     removed (409 placement.inventory.inuse if allocated)."""
     context = req.context
-    context.can('placement:resource_providers:inventories:update')
+    context.can(policies.INVENTORIES_UPDATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = util.extract_json(req.body, schema.PUT_INVENTORY_SCHEMA)
     if data['resource_provider_generation'] != provider.generation:
@@ -180,7 +181,7 @@ def set_inventories(req):
 def update_inventory(req):
     """PUT one existing inventory at the given generation."""
     context = req.context
-    context.can('placement:resource_providers:inventories:update')
+    context.can(policies.INVENTORIES_UPDATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     name = req.path_item('resource_class')
     data = util.extract_json(req.body, schema.BASE_INVENTORY_SCHEMA)
@@ -213,7 +214,7 @@ def update_inventory(req):
 
 def delete_inventory(req):
     context = req.context
-    context.can('placement:resource_providers:inventories:delete')
+    context.can(policies.INVENTORIES_DELETE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     name = req.path_item('resource_class')
     try:
@@ -236,7 +237,7 @@ def delete_inventory(req):
 def delete_inventories(req):
     """DELETE all inventories (1.5; before, the method does not exist)."""
     context = req.context
-    context.can('placement:resource_providers:inventories:delete')
+    context.can(policies.INVENTORIES_DELETE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     try:
         inv_obj.delete_all(context, provider)
