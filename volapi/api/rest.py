@@ -122,6 +122,19 @@ class Collection:
         return self.member(segment), remainder
 
 
+class Listing(Collection):
+    """A Collection with Cinder's two lists, ``GET .../`` (the subclass
+    routes it) and ``GET .../detail``: the subclass's ``listed(detailed)``
+    answers both."""
+
+    detail = by_method()
+
+    @detail.when(method='GET')
+    @json(200)
+    def get_detail(self, **params):
+        return self.listed(detailed=True)
+
+
 class FaultHook(hooks.PecanHook):
     """Any exception out of a controller (or pecan's routing) becomes a
     Cinder fault; unexpected ones are logged and answered with a 500."""

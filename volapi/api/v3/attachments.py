@@ -12,7 +12,6 @@ Each change is a compare-and-swap of the volume row together with the
 attachment row, in one transaction.
 """
 import pecan
-from oslo_utils import strutils
 
 from volapi.api import common
 from volapi.api import errors
@@ -110,7 +109,7 @@ class AttachmentController:
             authorize=_authorizer(context, policies.ATTACHMENT_COMPLETE))
 
 
-class AttachmentsController(rest.Collection):
+class AttachmentsController(rest.Listing):
     """/attachments, /attachments/detail and /attachments/{id}"""
 
     index = rest.by_method()
@@ -118,14 +117,11 @@ class AttachmentsController(rest.Collection):
     @index.when(method='GET')
     @rest.json(200)
     def get_all(self, **params):
-        return _list(detailed=False)
+        return self.listed(detailed=False)
 
-    detail = rest.by_method()
-
-    @detail.when(method='GET')
-    @rest.json(200)
-    def get_detail(self, **params):
-        return _list(detailed=True)
+    @staticmethod
+    def listed(detailed):
+        return _list(detailed)
 
     @index.when(method='POST')
     @rest.json(200)
@@ -157,19 +153,7 @@ def _list(detailed):
     request = pecan.request
     context = request.ctx
     policy.authorize(context, policies.ATTACHMENT_GET)
-    params = request.GET
-    limit, marker, offset = common.pagination_params(params)
-    keys, dirs = common.sort_params(params, default_dir='asc')
-    try:
-        sort_keys = [SORT_KEYS[key] for key in keys]
-    except KeyError as e:
-        raise common.invalid_sort_key(e.args[0]) from None
-    filters = {FILTERS[key]: value for key, value in params.items()
-               if key in FILTERS}
-    all_tenants = context.is_admin and strutils.bool_from_string(
-        params.get('all_tenants', False))
     attachments = objects.VolumeAttachment.get_all(
-        context, project_id=None if all_tenants else context.project_id,
-        filters=filters, limit=limit, marker=marker, offset=offset,
-        sort_keys=sort_keys, sort_dirs=dirs)
+        context, **common.list_query(context, request.GET, SORT_KEYS,
+                                     FILTERS, default_dir='asc'))
     return views.collection(attachments, detailed)

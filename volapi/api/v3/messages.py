@@ -17,6 +17,10 @@ def _check_version(request):
                               'method.' % tuple(request.api_version)[:2])
 
 
+def _not_found(message_id):
+    return errors.NotFound('Message %s could not be found.' % message_id)
+
+
 def _view(request, row):
     url = '%s/v3/%s/messages/%s' % (request.host_url, row['project_id'],
                                     row['id'])
@@ -53,8 +57,7 @@ class MessageController:
         context = request.ctx
         row = message.get(context, self.message_id, _scope(context))
         if row is None:
-            raise errors.NotFound('Message %s could not be found.'
-                                  % self.message_id)
+            raise _not_found(self.message_id)
         policy.authorize(context, rule, {'project_id': row['project_id']})
         return request, row
 
@@ -68,7 +71,9 @@ class MessageController:
     @rest.json(204)
     def delete(self):
         request, _row = self._authorized(policies.DELETE)
-        message.delete(request.ctx, self.message_id, _scope(request.ctx))
+        if not message.delete(request.ctx, self.message_id,
+                              _scope(request.ctx)):
+            raise _not_found(self.message_id)  # deleted meanwhile
 
 
 class MessagesController(rest.Collection):

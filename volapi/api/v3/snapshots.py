@@ -127,7 +127,7 @@ _ACTIONS = {
 }
 
 
-class SnapshotsController(rest.Collection):
+class SnapshotsController(rest.Listing):
     """/snapshots, /snapshots/detail and /snapshots/{snapshot_id}"""
 
     index = rest.by_method()
@@ -135,14 +135,11 @@ class SnapshotsController(rest.Collection):
     @index.when(method='GET')
     @rest.json(200)
     def get_all(self, **params):
-        return _list(detailed=False)
+        return self.listed(detailed=False)
 
-    detail = rest.by_method()
-
-    @detail.when(method='GET')
-    @rest.json(200)
-    def get_detail(self, **params):
-        return _list(detailed=True)
+    @staticmethod
+    def listed(detailed):
+        return _list(detailed)
 
     @index.when(method='POST')
     @rest.json(202)
@@ -172,25 +169,14 @@ def _list(detailed):
     context = request.ctx
     policy.authorize(context, policies.GET_ALL)
     params = request.GET
-    limit, marker, offset = common.pagination_params(params)
-    keys, dirs = common.sort_params(params)
-    try:
-        sort_keys = [SORT_KEYS[key] for key in keys]
-    except KeyError as e:
-        raise common.invalid_sort_key(e.args[0]) from None
-    filters = {FILTERS[key]: value for key, value in params.items()
-               if key in FILTERS}
-    all_tenants = context.is_admin and strutils.bool_from_string(
-        params.get('all_tenants', False))
-    project_id = None if all_tenants else context.project_id
-    snapshots = objects.Snapshot.get_all(
-        context, project_id=project_id, filters=filters, limit=limit,
-        marker=marker, offset=offset, sort_keys=sort_keys, sort_dirs=dirs)
+    query = common.list_query(context, params, SORT_KEYS, FILTERS)
+    snapshots = objects.Snapshot.get_all(context, **query)
     metadata = objects.Snapshot.metadata_of(context,
                                             [s.id for s in snapshots])
     count = None
-    if request.api_version >= mv.SUPPORT_COUNT_INFO and strutils.bool_from_string(
-            params.get('with_count', False)):
-        count = objects.Snapshot.count(context, project_id, filters)
-    return views.collection(request, snapshots, metadata, detailed, limit,
-                            count)
+    if request.api_version >= mv.SUPPORT_COUNT_INFO and \
+            strutils.bool_from_string(params.get('with_count', False)):
+        count = objects.Snapshot.count(context, query['project_id'],
+                                       query['filters'])
+    return views.collection(request, snapshots, metadata, detailed,
+                            query['limit'], count)

@@ -114,7 +114,7 @@ def _boolean_param(params, name):
         ) from None
 
 
-class VolumesController(rest.Collection):
+class VolumesController(rest.Listing):
     """/volumes, /volumes/detail and /volumes/{volume_id}."""
 
     index = rest.by_method()
@@ -122,14 +122,11 @@ class VolumesController(rest.Collection):
     @index.when(method='GET')
     @rest.json(200)
     def get_all(self):
-        return _list(detailed=False)
+        return self.listed(detailed=False)
 
-    detail = rest.by_method()
-
-    @detail.when(method='GET')
-    @rest.json(200)
-    def get_detail(self):
-        return _list(detailed=True)
+    @staticmethod
+    def listed(detailed):
+        return _list(detailed)
 
     @pecan.expose()
     @rest.json(200)

@@ -11,6 +11,7 @@ from objects.placement import resource_provider as rp_obj
 from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import util
+from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import aggregate as schema
 from volapi.policies import placement as policies
 
@@ -47,11 +48,7 @@ def set_aggregates(req):
     generation = None
     if with_generation:
         generation = data['resource_provider_generation']
-        if provider.generation != generation:
-            raise webob.exc.HTTPConflict(
-                "Resource provider's generation already changed. Please "
-                "update the generation and try again.",
-                comment=errors.CONCURRENT_UPDATE)
+        provider_path.check_generation(provider, generation)
         uuids = data['aggregates']
     else:
         uuids = data

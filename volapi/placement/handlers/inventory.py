@@ -1,4 +1,6 @@
 """Handlers of /resource_providers/{uuid}/inventories[/{resource_class}]."""
+import contextlib
+
 import webob.exc
 
 from objects.placement import exception
@@ -22,6 +24,28 @@ DEFAULTS = {
     'step_size': 1,
     'allocation_ratio': 1.0,
 }
+
+
+# Placement's words for a PUT at a generation the provider is past.
+GENERATION_CONFLICT = 'resource provider generation conflict'
+
+
+@contextlib.contextmanager
+def _update_refusals(provider):
+    """Placement's answers to an inventory update the objects refuse."""
+    try:
+        yield
+    except exception.ConcurrentUpdateDetected as exc:
+        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
+                                     comment=errors.CONCURRENT_UPDATE)
+    except exception.InventoryInUse as exc:
+        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
+                                     comment=errors.INVENTORY_INUSE)
+    except (exception.InvalidInventoryCapacity,
+            exception.InvalidInventoryUnits) as exc:
+        raise webob.exc.HTTPBadRequest(
+            'Unable to update inventory for resource provider %s: %s'
+            % (provider.uuid, exc))
 
 
 def _with_defaults(data):
@@ -148,32 +172,21 @@ def set_inventories(req):
     context.can(policies.INVENTORIES_UPDATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = util.extract_json(req.body, schema.PUT_INVENTORY_SCHEMA)
-    if data['resource_provider_generation'] != provider.generation:
-        raise webob.exc.HTTPConflict('resource provider generation conflict',
-                                     comment=errors.CONCURRENT_UPDATE)
+    provider_path.check_generation(
+        provider, data['resource_provider_generation'], GENERATION_CONFLICT)
     inventories = {name: _with_defaults(raw)
                    for name, raw in data['inventories'].items()}
-    try:
-        for name, inventory in inventories.items():
-            _validate(req, provider, name, inventory)
-        generation, written = inv_obj.set_inventories(
-            context, provider, data['resource_provider_generation'],
-            inventories)
-    except exception.ResourceClassNotFound as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Unknown resource class in inventory for resource provider '
-            '%s: %s' % (provider.uuid, exc))
-    except exception.ConcurrentUpdateDetected as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.CONCURRENT_UPDATE)
-    except exception.InventoryInUse as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.INVENTORY_INUSE)
-    except (exception.InvalidInventoryCapacity,
-            exception.InvalidInventoryUnits) as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Unable to update inventory for resource provider %s: %s'
-            % (provider.uuid, exc))
+    with _update_refusals(provider):
+        try:
+            for name, inventory in inventories.items():
+                _validate(req, provider, name, inventory)
+            generation, written = inv_obj.set_inventories(
+                context, provider, data['resource_provider_generation'],
+                inventories)
+        except exception.ResourceClassNotFound as exc:
+            raise webob.exc.HTTPBadRequest(
+                'Unknown resource class in inventory for resource provider '
+                '%s: %s' % (provider.uuid, exc))
     return _send_inventories(req, generation, written)
 
 
@@ -185,30 +198,19 @@ def update_inventory(req):
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     name = req.path_item('resource_class')
     data = util.extract_json(req.body, schema.BASE_INVENTORY_SCHEMA)
-    if data['resource_provider_generation'] != provider.generation:
-        raise webob.exc.HTTPConflict('resource provider generation conflict',
-                                     comment=errors.CONCURRENT_UPDATE)
+    provider_path.check_generation(
+        provider, data['resource_provider_generation'], GENERATION_CONFLICT)
     inventory = _with_defaults(data)
-    try:
-        _validate(req, provider, name, inventory)
-        generation, written = inv_obj.update(
-            context, provider, data['resource_provider_generation'], name,
-            inventory)
-    except exception.ConcurrentUpdateDetected as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.CONCURRENT_UPDATE)
-    except exception.InventoryInUse as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.INVENTORY_INUSE)
-    except exception.InventoryWithResourceClassNotFound as exc:
-        raise webob.exc.HTTPBadRequest(
-            'No inventory record with resource class for resource provider '
-            '%s: %s' % (provider.uuid, exc))
-    except (exception.InvalidInventoryCapacity,
-            exception.InvalidInventoryUnits) as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Unable to update inventory for resource provider %s: %s'
-            % (provider.uuid, exc))
+    with _update_refusals(provider):
+        try:
+            _validate(req, provider, name, inventory)
+            generation, written = inv_obj.update(
+                context, provider, data['resource_provider_generation'],
+                name, inventory)
+        except exception.InventoryWithResourceClassNotFound as exc:
+            raise webob.exc.HTTPBadRequest(
+                'No inventory record with resource class for resource '
+                'provider %s: %s' % (provider.uuid, exc))
     return _send_inventory(req, generation, _find(written, name))
 
 

@@ -123,11 +123,7 @@ def update_traits_for_resource_provider(req):
     data = util.extract_json(req.body, schema.SET_TRAITS_FOR_RP_SCHEMA)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     generation = data['resource_provider_generation']
-    if provider.generation != generation:
-        raise webob.exc.HTTPConflict(
-            "Resource provider's generation already changed. Please update "
-            "the generation and try again.",
-            comment=errors.CONCURRENT_UPDATE)
+    provider_path.check_generation(provider, generation)
     try:
         generation = trait_obj.set_for_provider(
             context, provider, data['traits'], generation)
