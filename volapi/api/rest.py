@@ -1,5 +1,6 @@
 """What every volume API controller uses: the request class, the JSON
-responder and the hook that turns exceptions into Cinder faults.
+responder, the per-method dispatch and collection bases, and the hook that
+turns exceptions into Cinder faults.
 
 Controllers are plain pecan object-dispatch classes (no RestController, no
 templates: both cost per request). A handler returns a dict (or None) and

@@ -30,7 +30,7 @@ Errors
     ``{"errors": [{"status", "title", "detail", "code", "request_id"}]}``
     (code only from 1.23; ``placement.undefined_code`` when none is given).
     ``objects.placement.exception.NotFound`` escaping a handler is a 404,
-    ``policy.PolicyNotAuthorized`` a 403; anything else is a bug and a 500.
+    ``errors.PolicyNotAuthorized`` a 403; anything else is a bug and a 500.
 
 Validating input
     ``data = util.extract_json(req.body, schema)`` (400 "Malformed JSON" /

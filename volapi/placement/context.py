@@ -16,7 +16,7 @@ class RequestContext(volapi_context.RequestContext):
         self.config = config
 
     def can(self, action, target=None):
-        """Raise policy.PolicyNotAuthorized (403) unless allowed."""
+        """Raise errors.PolicyNotAuthorized (403) unless allowed."""
         policy.authorize(self.config, self, action, target)
 
 

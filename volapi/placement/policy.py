@@ -6,21 +6,12 @@ import threading
 
 from oslo_policy import policy
 
+from volapi.placement import errors
 from volapi.policies import placement as rules
 from volapi import policy_decisions
 
 # The oslo.policy.policies entry point of placement's rules.
 list_rules = rules.list_rules
-
-
-class PolicyNotAuthorized(Exception):
-    def __init__(self, action):
-        self.action = action
-        super().__init__(
-            'Policy does not allow %s to be performed.' % action)
-
-    def format_message(self):
-        return self.args[0]
 
 
 _lock = threading.Lock()
@@ -70,7 +61,7 @@ def is_admin(conf, context):
 
 
 def authorize(conf, context, action, target=None):
-    """Raise PolicyNotAuthorized unless ``context`` may do ``action``."""
+    """Raise errors.PolicyNotAuthorized unless ``context`` may do ``action``."""
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}
@@ -80,4 +71,4 @@ def authorize(conf, context, action, target=None):
             lambda: decisions.enforcer.authorize(
                 action, target, context.to_policy_values(),
                 do_raise=False)):
-        raise PolicyNotAuthorized(action)
+        raise errors.PolicyNotAuthorized(action)
