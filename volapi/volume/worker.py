@@ -19,6 +19,7 @@ from volapi.volume import holds
 from volapi.volume import manager as volume_manager
 from volapi.volume import pools
 from volapi.volume import reconciler
+from volapi.volume import reshape
 
 LOG = logging.getLogger(__name__)
 
@@ -54,10 +55,12 @@ class VolumeWorker:
         self.driver.do_setup()
         # Pools are on placement before this worker takes any message:
         # volume create schedules onto them. A cluster's members share its
-        # pools, which are named after the cluster.
+        # pools, which are named after the cluster. If the pools changed,
+        # the allocations follow their data first (ReshapeFailed: the
+        # worker does not start).
         reporter = pools.PoolReporter(self.context, self.conf, self.driver,
                                       self.cluster_name or self.server_name)
-        reporter.report()
+        reshape.at_start_up(self.context, reporter, self.driver)
         self.heartbeat = volapi_service.ServiceHeartbeat(
             self.context, self.server_name, BINARY, self.conf.volume_topic,
             self.conf.report_interval,

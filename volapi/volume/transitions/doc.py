@@ -61,8 +61,11 @@ def _targets(transition):
 
 
 def _workers(transition):
-    return {'track': 'upsert', 'finish': 'delete'}.get(
+    text = {'track': 'upsert', 'finish': 'delete'}.get(
         transition.workers_row, '-')
+    if transition.workers_status:
+        text += " ('%s')" % transition.workers_status
+    return text
 
 
 def markdown():
