@@ -234,8 +234,11 @@ class AbandonedHoldsTest(HoldsTestCase):
 
 
 class ExpiryRaceTest(HoldsTestCase):
-    """The client completes its hold just as the expiry rolls it back:
-    exactly one of the two wins, and the rows agree with each other."""
+    """The client completes its hold just as the expiry rolls it back.
+    An attachment's os-complete and its removal: exactly one wins.
+    os-attach and os-detach need no hold (they may start from 'available'
+    or 'in-use'), so they always succeed and are never rolled back. The
+    rows agree with each other afterwards."""
 
     def race(self, complete):
         """Run ``complete(ctx)`` and one expiry pass at once, each with its
