@@ -3,7 +3,7 @@
 volapi's benches: cinder-api, cinder-scheduler and cinder-volume with
 Cinder's own fake driver, on PostgreSQL and RabbitMQ.
 
-    . /work/state/exports.sh   # or export VOLAPI_TEST_PG_URL, _RABBIT_URL
+    # VOLAPI_TEST_PG_URL and VOLAPI_TEST_RABBIT_URL set, as for tools/run-tests
     python bench/cinder_reference.py [--state-dir DIR] [--keep]
 
 Installs ``cinder==29.0.0`` (and psycopg2, the driver Cinder supports) with
@@ -249,8 +249,7 @@ def main(argv=None):
     p.add_argument('--keep', action='store_true',
                    help='keep the run directory (cinder.conf, logs)')
     args = p.parse_args(argv)
-    pg_url = os.environ['VOLAPI_TEST_PG_URL']
-    rabbit_url = os.environ['VOLAPI_TEST_RABBIT_URL']
+    pg_url, rabbit_url = scratch.servers_from_environment()
     stopping = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopping.set())

@@ -2,7 +2,7 @@
 """Volume create-to-available: volapi beside OpenStack Cinder 29.0.0 on the
 same machine, PostgreSQL and RabbitMQ, quota enforced, in one run.
 
-    . /work/state/exports.sh   # or export VOLAPI_TEST_PG_URL, _RABBIT_URL
+    # VOLAPI_TEST_PG_URL and VOLAPI_TEST_RABBIT_URL set, as for tools/run-tests
     PYTHONPATH=$PWD python bench/compare_creates.py [--state-dir DIR] \\
         [--clients 1,8,32] [--duration 10] [--rounds 1] [--keep]
 
@@ -199,8 +199,7 @@ def print_table(levels, rounds):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    pg_url = os.environ['VOLAPI_TEST_PG_URL']
-    rabbit_url = os.environ['VOLAPI_TEST_RABBIT_URL']
+    pg_url, rabbit_url = scratch.servers_from_environment()
     client_counts = [int(c) for c in args.clients.split(',')]
     with volapi_services.VolapiServices(
             args.state_dir, pg_url, rabbit_url, keep=args.keep) as volapi, \

@@ -18,6 +18,20 @@ import sqlalchemy
 from sqlalchemy.engine import make_url
 
 
+def servers_from_environment():
+    """(PostgreSQL URL, RabbitMQ URL) of the servers to use, from
+    VOLAPI_TEST_PG_URL and VOLAPI_TEST_RABBIT_URL; exit 2 naming the
+    missing one."""
+    urls = []
+    for name in ('VOLAPI_TEST_PG_URL', 'VOLAPI_TEST_RABBIT_URL'):
+        if not os.environ.get(name):
+            raise SystemExit('%s is not set: the bench needs a PostgreSQL '
+                             'server (a user allowed to CREATE DATABASE) '
+                             'and a RabbitMQ' % name)
+        urls.append(os.environ[name])
+    return tuple(urls)
+
+
 def token():
     """A short random suffix for names that must not collide with others'
     on shared servers."""
