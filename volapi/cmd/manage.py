@@ -34,6 +34,17 @@ _placement_audit.arguments = [
     (('--fix',), {'action': 'store_true', 'help': 'repair what is found'})]
 
 
+def _placement_reshape(args):
+    from volapi.volume import reshape
+    return reshape.command(args)
+
+
+_placement_reshape.arguments = [
+    (('--backend',), {'required': True, 'metavar': 'HOST@BACKEND',
+                      'help': 'the root provider of the backend to reshape '
+                              '(cluster@backend for a cluster)'})]
+
+
 # (category, command) -> (function, help)
 COMMANDS = {
     ('db', 'sync'): (db_sync, 'create or upgrade the schema'),
@@ -45,6 +56,10 @@ COMMANDS = {
     ('placement', 'audit'): (
         _placement_audit,
         'compare allocations with volumes and snapshots; --fix repairs'),
+    ('placement', 'reshape'): (
+        _placement_reshape,
+        'move the inventories and allocations of a backend whose pools '
+        'changed to where its data is (workers stopped)'),
 }
 
 

@@ -6,6 +6,7 @@ configuration, versions) to stderr, or to a file under
 """
 import sys
 
+from oslo_log import log as logging
 from oslo_reports import guru_meditation_report as gmr
 from oslo_reports import opts as gmr_opts
 
@@ -13,7 +14,10 @@ from rpc import transport as rpc_transport
 from volapi import config
 from volapi import version
 from volapi.cmd import process
+from volapi.volume import reshape
 from volapi.volume import worker as volume_worker
+
+LOG = logging.getLogger(__name__)
 
 
 def main(argv=None):
@@ -28,7 +32,12 @@ def main(argv=None):
                                          service_name='volapi-volume',
                                          conf=conf)
     stopping = process.termination_requested()
-    worker = volume_worker.VolumeWorker(conf).start()
+    try:
+        worker = volume_worker.VolumeWorker(conf).start()
+    except reshape.ReshapeFailed as exc:
+        # Placement would disagree with where the data is: refuse to start.
+        LOG.error('%s', exc)
+        return 1
     process.wait_for_termination(stopping)
     worker.stop()
     rpc_transport.cleanup()

@@ -101,13 +101,28 @@ class PoolReporter:
         for pool in self.driver.get_pools():
             name = '%s#%s' % (self.server_name, pool['pool_name'])
             provider = self._ensure_provider(name, root.uuid)
-            self._set_inventory(provider, inventory_of(
-                pool, self.conf.volume.reserved_percentage,
-                self.conf.volume.max_over_subscription_ratio))
+            self._set_inventory(provider, self.inventory(pool))
             self._set_traits(provider, traits_of(pool, self.backend_name))
             self._set_zone(provider)
             reported[pool['pool_name']] = provider.uuid
         return reported
+
+    def pool_provider(self, pool):
+        """The provider of ``pool`` (as get_pools() reports it), created if
+        missing, with its traits and zone but not its inventory: what a
+        reshape (volapi.volume.reshape) needs before it moves inventory
+        and allocations there in one write."""
+        root = self._ensure_provider(self.server_name, None)
+        provider = self._ensure_provider(
+            '%s#%s' % (self.server_name, pool['pool_name']), root.uuid)
+        self._set_traits(provider, traits_of(pool, self.backend_name))
+        self._set_zone(provider)
+        return provider
+
+    def inventory(self, pool):
+        """The DISK_GB inventory placement gets for ``pool``."""
+        return inventory_of(pool, self.conf.volume.reserved_percentage,
+                            self.conf.volume.max_over_subscription_ratio)
 
     def _ensure_provider(self, name, parent_uuid):
         ident = provider_uuid(name)

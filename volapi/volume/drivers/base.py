@@ -62,6 +62,25 @@ class VolumeDriver(abc.ABC):
         """Grow the volume from ``volume.size`` to ``new_size`` GiB, keeping
         its data."""
 
+    def migrate_volume(self, volume, target_host, name_id):
+        """Copy the data of ``volume`` into the pool of ``target_host``
+        (``host@backend#pool``), named after ``name_id`` (the volume's name
+        from then on). Idempotent: a copy found made is not made again.
+        Returns the values to record on the volume once it moved
+        (``provider_location``)."""
+        raise VolumeDriverError('driver %s cannot migrate volumes'
+                                % type(self).__name__)
+
+    def locate(self, kind, resource):
+        """(pool name, location) of the data of ``resource``, a volume or a
+        snapshot (``kind`` 'volume' or 'snapshot'); None if it has none.
+        What the worker's start-up reshape assigns allocations from. A
+        driver that cannot tell says the pool its host names."""
+        host = getattr(resource, 'host', None) if kind == 'volume' else None
+        if not host or '#' not in host:
+            return None
+        return host.partition('#')[2], resource.provider_location
+
     def retype(self, volume, new_type_id):
         """Make the volume's storage match volume type ``new_type_id`` in
         place. Returns True if done, False if this driver cannot do it

@@ -1,6 +1,13 @@
-"""The file driver: every volume is a sparse file under ``[volume]
-volumes_dir``; a snapshot is a copy of it (a reflink where the filesystem
-can share blocks, else a sparse copy); attaching hands out the file's path.
+"""The file driver: every volume is a sparse file in its pool's directory;
+a snapshot is a copy of it (a reflink where the filesystem can share
+blocks, else a sparse copy); attaching hands out the file's path.
+
+Pools (``[volume] file_pools``) are directories ``<volumes_dir>/<pool>``;
+with no pool configured, the one pool is ``volumes_dir`` itself (the
+layout of volumes made before pools), and such files count as the first
+configured pool's once pools are configured. Where a file is says which
+pool holds its data (:meth:`FileDriver.locate`): moving files between
+pool directories, then restarting the worker, reshapes placement.
 
 Good for the embedded deployment, development and tests; a single host's
 disk is not highly available storage.
@@ -31,21 +38,87 @@ class FileDriver(base.VolumeDriver):
         return self.conf.volume.volumes_dir
 
     def do_setup(self):
-        parse_pools(self.conf.volume.file_pools, self.pool_name)  # refuse
-        os.makedirs(self.volumes_dir, mode=0o700, exist_ok=True)
+        for name in self.pool_names():  # refuses a bad [volume] file_pools
+            os.makedirs(self.pool_dir(name), mode=0o700, exist_ok=True)
 
-    # -- paths ----------------------------------------------------------------
-    def _path(self, kind, resource):
+    # -- pools and paths ----------------------------------------------------------
+    def pool_names(self):
+        return [name for name, _ in parse_pools(self.conf.volume.file_pools,
+                                                self.pool_name)]
+
+    def pool_dir(self, pool):
+        if not self.conf.volume.file_pools:
+            return self.volumes_dir
+        return os.path.join(self.volumes_dir, pool)
+
+    def _pool_of(self, host):
+        """The pool of ``host@backend#pool``; this backend's first pool for
+        a resource without one."""
+        pool = host.partition('#')[2] if host and '#' in host else None
+        return pool or self.pool_names()[0]
+
+    @staticmethod
+    def _file_name(kind, resource):
+        # After a migration the data is named after the migration
+        # (name_id), as Cinder names it.
+        return '%s-%s' % (kind, _field(resource, 'name_id') or resource.id)
+
+    def _places(self, kind, resource, pool):
+        """(pool, path) where the file may be, the likeliest first: the
+        recorded provider_location, ``pool``'s directory, the other pools',
+        the flat layout of before pools (the first pool's)."""
+        name = self._file_name(kind, resource)
+        names = self.pool_names()
+        if resource.provider_location:
+            yield self._pool_of_path(resource.provider_location), \
+                resource.provider_location
+        for candidate in [pool] + [n for n in names if n != pool]:
+            yield candidate, os.path.join(self.pool_dir(candidate), name)
+        yield names[0], os.path.join(self.volumes_dir, name)
+
+    def _pool_of_path(self, path):
+        directory = os.path.dirname(os.path.normpath(path))
+        names = self.pool_names()
+        for name in names:
+            if os.path.normpath(self.pool_dir(name)) == directory:
+                return name
+        if directory == os.path.normpath(self.volumes_dir):
+            return names[0]  # the flat layout of before pools
+        return None
+
+    def _path(self, kind, resource, pool=None):
+        """The resource's file: where it is, else where it is to be made (in
+        ``pool``, by default its host's)."""
+        if pool is None:
+            pool = self._pool_of(_field(resource, 'host'))
+        found = self._find(kind, resource, pool)
+        if found is not None:
+            return found[1]
         # provider_location, once recorded, wins: changing volumes_dir later
         # must not lose existing volumes.
         return resource.provider_location or os.path.join(
-            self.volumes_dir, '%s-%s' % (kind, resource.id))
+            self.pool_dir(pool), self._file_name(kind, resource))
+
+    def _find(self, kind, resource, pool):
+        for place in self._places(kind, resource, pool):
+            if os.path.exists(place[1]):
+                return place
+        return None
 
     def volume_path(self, volume):
         return self._path('volume', volume)
 
-    def snapshot_path(self, snapshot):
-        return self._path('snapshot', snapshot)
+    def snapshot_path(self, snapshot, volume=None):
+        # A snapshot is made next to its volume's data.
+        return self._path('snapshot', snapshot, volume and self._pool_of_path(
+            self.volume_path(volume)))
+
+    def locate(self, kind, resource):
+        """(pool, path) of the file of ``resource`` (a volume or a
+        snapshot, ``kind`` 'volume' or 'snapshot'), None if it has none. A
+        file outside every pool directory (provider_location elsewhere)
+        has pool None."""
+        return self._find(kind, resource, self.pool_names()[0])
 
     # -- volumes --------------------------------------------------------------
     def create_volume(self, volume):
@@ -86,13 +159,25 @@ class FileDriver(base.VolumeDriver):
                 % (volume.id, new_size))
         os.truncate(path, new_size * base.GiB)
 
+    def migrate_volume(self, volume, target_host, name_id):
+        """Copy the volume's data into the pool of ``target_host`` as
+        ``volume-<name_id>`` (the pools share one volumes_dir: the same
+        machine, or a directory shared between the workers). A copy found
+        made is not made again."""
+        pool = self._pool_of(target_host)
+        target = os.path.join(self.pool_dir(pool), 'volume-%s' % name_id)
+        if not os.path.exists(target):
+            os.makedirs(self.pool_dir(pool), mode=0o700, exist_ok=True)
+            copy_file(self.volume_path(volume), target)
+        return {'provider_location': target}
+
     def retype(self, volume, new_type_id):
         # Every type this backend serves is the same kind of file.
         return True
 
     # -- snapshots ------------------------------------------------------------
     def create_snapshot(self, snapshot, volume):
-        path = self.snapshot_path(snapshot)
+        path = self.snapshot_path(snapshot, volume)
         copy_file(self.volume_path(volume), path)
         return {'provider_location': path}
 
@@ -125,12 +210,10 @@ class FileDriver(base.VolumeDriver):
         stat = os.statvfs(self.volumes_dir)
         disk_gb = stat.f_blocks * stat.f_frsize // base.GiB
         free_gb = stat.f_bavail * stat.f_frsize // base.GiB
-        provisioned = sum(
-            entry.stat().st_size for entry in os.scandir(self.volumes_dir)
-            if entry.name.startswith('volume-') and entry.is_file())
         pools = []
         for name, capacity in parse_pools(self.conf.volume.file_pools,
                                           self.pool_name):
+            provisioned = _provisioned(self.pool_dir(name))
             pools.append({
                 'pool_name': name,
                 'total_gb': disk_gb if capacity is None else capacity,
@@ -141,6 +224,23 @@ class FileDriver(base.VolumeDriver):
                 'thin_provisioning_support': True,
                 'multiattach': True})
         return pools
+
+
+def _field(resource, name):
+    """A field of a volume or snapshot object; None where it has none or
+    it is not set."""
+    if name not in getattr(resource, 'fields', ()) or \
+            not resource.obj_attr_is_set(name):
+        return None
+    return getattr(resource, name)
+
+
+def _provisioned(directory):
+    try:
+        return sum(entry.stat().st_size for entry in os.scandir(directory)
+                   if entry.name.startswith('volume-') and entry.is_file())
+    except FileNotFoundError:
+        return 0
 
 
 def parse_pools(entries, default_name):
@@ -180,12 +280,16 @@ def copy_file(source, dest):
     written. Shares blocks (reflink) where the filesystem can."""
     temporary = os.path.join(os.path.dirname(dest),
                              '.%s.partial' % os.path.basename(dest))
-    with open(source, 'rb') as src, \
-            open(temporary, 'wb', opener=_private) as dst:
-        if not _reflink(src.fileno(), dst.fileno()):
-            _sparse_copy(src.fileno(), dst.fileno())
-        os.fsync(dst.fileno())
-    os.rename(temporary, dest)
+    try:
+        with open(source, 'rb') as src, \
+                open(temporary, 'wb', opener=_private) as dst:
+            if not _reflink(src.fileno(), dst.fileno()):
+                _sparse_copy(src.fileno(), dst.fileno())
+            os.fsync(dst.fileno())
+        os.rename(temporary, dest)
+    except BaseException:
+        _remove(temporary)
+        raise
 
 
 def _private(path, flags):
