@@ -7,6 +7,7 @@ Used by bench/cinder_reference.py and bench/compare_creates.py.
 """
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -83,6 +84,17 @@ class Database:
         self.created = False
 
 
+def run_logged(argv, log_path, env=None, cwd=None):
+    """Run a command to its end with its output in ``log_path``; raise
+    with the end of that output if it fails."""
+    with open(log_path, 'ab') as log:
+        done = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, env=env, cwd=cwd)
+    if done.returncode:
+        raise RuntimeError('%s failed (status %d); end of %s:\n%s' % (
+            ' '.join(argv), done.returncode, log_path, tail(log_path)))
+
+
 class Processes:
     """Commands run in the background, each in a session of its own (so a
     terminal's Ctrl-C reaches only this script, which then stops them in
@@ -145,6 +157,27 @@ def _signal_group(pgid, signum):
         os.killpg(pgid, signum)
     except ProcessLookupError:
         pass
+
+
+def each_step(*steps):
+    """Run every (description, callable) of a clean-up even when one
+    fails (a server gone, say), then raise the first failure."""
+    failures = []
+    for what, step in steps:
+        try:
+            step()
+        except Exception as e:
+            print('could not %s: %s' % (what, e))
+            failures.append(e)
+    if failures:
+        raise failures[0]
+
+
+def remove_run_dir(path, keep):
+    if keep:
+        print('kept the configuration and logs in %s' % path)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def children(pid):
