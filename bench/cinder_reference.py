@@ -226,7 +226,8 @@ class CinderReference:
         # Topic queues have fixed names; the exchange is this run's own.
         backend_host = '%s@%s' % (self.host, BACKEND)
         queues = ['cinder-scheduler', 'cinder-scheduler.%s' % self.host,
-                  'cinder-volume', 'cinder-volume.%s' % backend_host]
+                  'cinder-volume', 'cinder-volume.%s' % backend_host,
+                  'cinder-volume.%s.%s' % (backend_host, self.host)]
         scratch.each_step(
             ('stop Cinder\'s services', self.processes.stop_all),
             ('delete Cinder\'s queues',
