@@ -243,7 +243,8 @@ def main(argv=None):
                     sys.stdout.flush()
                 levels[clients].append(run)
         print_table(levels, args.rounds)
-        print('\nQuota at its limit:')
+        if args.quota_clients:
+            print('\nQuota at its limit:')
         for name, service in targets if args.quota_clients else ():
             print('  %-6s %s' % (name, at_the_limit(
                 service, args.quota_limit, args.quota_clients)))
