@@ -32,6 +32,7 @@ TWO_POOLS = {'file_pools': ['a:100', 'b:100'],
 VOLUMES = models.Volume.__table__
 SNAPSHOTS = models.Snapshot.__table__
 PROVIDERS = models.ResourceProvider.__table__
+CONSUMERS = models.Consumer.__table__
 
 
 def host(pool):
@@ -200,6 +201,11 @@ class StartUpReshapeTest(ReshapeTestCase):
             consumer, {root.uuid: {pools.DISK_GB: 1}},
             project_id=self.project, user_id='user-a')
             for consumer in consumers])
+        # One from before consumer records, too.
+        legacy = next(iter(made))
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(CONSUMERS.delete().where(
+                CONSUMERS.c.uuid == legacy))
         inv_obj.delete_all(self.context, rp_obj.get_by_uuid(
             self.context, child.uuid))
         rp_obj.destroy(self.context, rp_obj.get_by_uuid(self.context,
@@ -212,6 +218,11 @@ class StartUpReshapeTest(ReshapeTestCase):
         self.assertEqual(len(consumers), invariant.disk_gb(
             self.context, host('file')).allocated)
         self.assertEqual({ROOT, host('file')}, set(self.generations()))
+        # It has a record now, of placement's incomplete owner.
+        self.assertEqual(
+            (self.config.conf.placement.incomplete_consumer_project_id, 1),
+            tuple(alloc_reads.get_for_consumer(self.context, legacy)[k]
+                  for k in ('project_id', 'consumer_generation')))
 
     def test_nothing_to_do_writes_nothing(self):
         self.config.set('volume', **TWO_POOLS)

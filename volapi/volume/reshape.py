@@ -252,9 +252,22 @@ def _gather(context, tree):
     return held
 
 
+def _with_placement_config(context, conf):
+    """``context``, or a placement context with ``conf`` if it has no
+    configuration: a consumer without a record (allocations from before
+    consumer records) reads as placement's incomplete owner, which the
+    configuration names."""
+    if getattr(context, 'config', None) is not None:
+        return context
+    from volapi.placement import context as placement_context
+    return placement_context.RequestContext(
+        is_admin=True, roles=['admin'], overwrite=False, config=conf)
+
+
 class _Planner:
 
     def __init__(self, context, reporter, driver):
+        context = _with_placement_config(context, reporter.conf)
         self.context, self.reporter, self.driver = context, reporter, driver
         self.root_name = reporter.server_name
         self.reported = _reported(driver, self.root_name)
