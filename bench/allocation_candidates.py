@@ -58,7 +58,7 @@ def call(url, method, path, body=None):
 
 
 def provider(url, name, parent=None, inventories=None, traits=(),
-             aggregates=()):
+             aggregates=(), call=call):
     body = {'name': name, 'uuid': str(uuid.uuid5(uuid.NAMESPACE_DNS, name))}
     if parent:
         body['parent_provider_uuid'] = parent
@@ -79,23 +79,26 @@ def provider(url, name, parent=None, inventories=None, traits=(),
     return body['uuid']
 
 
-def populate(url):
+def populate(url, call=call):
+    """The bench's providers, made through the API by ``call(url, method,
+    path, body=None)``."""
     call(url, 'PUT', '/traits/CUSTOM_FAST')
     aggregates = [str(uuid.uuid5(uuid.NAMESPACE_DNS, 'agg%d' % i))
                   for i in range(SHARING)]
     for i, aggregate in enumerate(aggregates):
         provider(url, 'storage%d' % i, inventories={
             'DISK_GB': {'total': 10000}},
-            traits=['MISC_SHARES_VIA_AGGREGATE'], aggregates=[aggregate])
+            traits=['MISC_SHARES_VIA_AGGREGATE'], aggregates=[aggregate],
+            call=call)
     for i in range(TREES):
         root = provider(url, 'compute%d' % i, inventories={
             'VCPU': {'total': 64, 'allocation_ratio': 4.0},
             'MEMORY_MB': {'total': 262144}},
             traits=['CUSTOM_FAST'] if i % 2 else (),
-            aggregates=[aggregates[i % SHARING]])
+            aggregates=[aggregates[i % SHARING]], call=call)
         for j in range(2):
             provider(url, 'compute%d-nic%d' % (i, j), parent=root,
-                     inventories={'SRIOV_NET_VF': {'total': 8}})
+                     inventories={'SRIOV_NET_VF': {'total': 8}}, call=call)
 
 
 def rate(url, query, seconds):

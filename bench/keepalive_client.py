@@ -33,6 +33,12 @@ class Connection:
         self.prefix = parts.path.rstrip('/')
         self.reconnects = 0   # requests sent again after a dropped connection
 
+    def open(self):
+        """Connect now rather than on the first request, so that many
+        clients' connections need not all arrive at once (a server's
+        listen backlog may be short)."""
+        self._connection.connect()
+
     def request(self, method, path, body=None, headers=None):
         """Send ``body`` (bytes or None) to prefix + ``path``; returns
         (status, response body bytes). The whole body is read, so the

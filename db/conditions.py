@@ -525,3 +525,10 @@ def column_of(model, field):
 def _tables_of(column):
     table = getattr(column, 'table', None)
     return [table] if table is not None else []
+
+
+def changed_before(table, moment):
+    """SQL: the row of ``table`` (a model or a Table) has not changed since
+    ``moment``: its last change, updated_at or else created_at, is older."""
+    columns = getattr(table, '__table__', table).c
+    return sa.func.coalesce(columns.updated_at, columns.created_at) < moment

@@ -84,6 +84,12 @@ class Volume(SoftDeleteMixin, Base):
     previous_status = sa.Column(NAME)
     attach_status = sa.Column(NAME, nullable=False, default='detached')
     migration_status = sa.Column(NAME)
+    # The migration in flight: the placement consumer holding the source
+    # pool, and the name its copy of the data is made under.
+    migration_id = sa.Column(UUID)
+    # What the data is named after once moved (Cinder's _name_id); NULL:
+    # the volume's id.
+    name_id = sa.Column(UUID)
     display_name = sa.Column(NAME)
     display_description = sa.Column(NAME)
     volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'))

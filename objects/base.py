@@ -104,6 +104,22 @@ class VolapiPersistentObject(VolapiObject):
             raise exceptions.NotFound(cls.model.cas_name, ident)
         return cls._from_row(context, row)
 
+    @classmethod
+    def get_unchanged_since(cls, context, status_field, statuses, moment):
+        """Live rows whose ``status_field`` is one of ``statuses`` and that
+        have not changed since ``moment``, oldest first: candidates only,
+        each to be proved still so by the compare-and-swap that acts."""
+        table = cls.model.__table__
+        query = sa.select(table).where(
+            table.c[status_field].in_(list(statuses)),
+            cond.changed_before(table, moment))
+        if 'deleted' in table.c:
+            query = query.where(table.c.deleted == sa.false())
+        with session.reader.connection.using(context) as conn:
+            rows = conn.execute(query.order_by(
+                table.c.created_at, table.c.id)).mappings().all()
+        return [cls._from_row(context, row) for row in rows]
+
     def refresh(self):
         fresh = self.get_by_id(self._context, self.id, include_deleted=True)
         for name in self._column_fields():

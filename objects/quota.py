@@ -119,18 +119,29 @@ def _snapshots_of(project):
         snapshots.c.deleted == sa.false()).scalar_subquery()
 
 
+# The consumer type holding a moving volume's source: the volume itself
+# counts, once.
+MIGRATION_CONSUMER = 'MIGRATION'
+NOT_COUNTED_CONSUMER_TYPES = (MIGRATION_CONSUMER,)
+
+
 def placement_gigabytes(project):
-    """SQL: the DISK_GB the consumers of ``project`` hold."""
+    """SQL: the DISK_GB the consumers of ``project`` hold (migrations
+    aside)."""
     allocations = models.Allocation.__table__
     consumers = models.Consumer.__table__
     projects = models.Project.__table__
+    types = models.ConsumerType.__table__
     return sa.select(sa.func.coalesce(sa.func.sum(allocations.c.used), 0)) \
         .select_from(allocations.join(
             consumers, consumers.c.uuid == allocations.c.consumer_id).join(
             projects, projects.c.id == consumers.c.project_id)).where(
         projects.c.external_id == project,
         allocations.c.resource_class_id ==
-        rc_obj.STANDARD_IDS['DISK_GB']).scalar_subquery()
+        rc_obj.STANDARD_IDS['DISK_GB'],
+        ~sa.exists().where(
+            types.c.id == consumers.c.consumer_type_id,
+            types.c.name.in_(NOT_COUNTED_CONSUMER_TYPES))).scalar_subquery()
 
 
 def legacy_gigabytes(project):

@@ -9,7 +9,8 @@ from objects import metadata
 class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
     # Version 1.1: cluster_name
-    VERSION = '1.1'
+    # Version 1.2: migration_id, name_id
+    VERSION = '1.2'
 
     model = models.Volume
 
@@ -25,6 +26,8 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'previous_status': fields.StringField(nullable=True),
         'attach_status': fields.StringField(),
         'migration_status': fields.StringField(nullable=True),
+        'migration_id': fields.UUIDField(nullable=True),
+        'name_id': fields.UUIDField(nullable=True),
         'display_name': fields.StringField(nullable=True),
         'display_description': fields.StringField(nullable=True),
         'volume_type_id': fields.UUIDField(nullable=True),

@@ -6,6 +6,7 @@ worker's endpoint the new version; a new major version breaks old workers):
     1.0 - create_volume, delete_volume, extend_volume, retype,
           create_snapshot, delete_snapshot, terminate_connection (casts);
           initialize_connection (call)
+    1.1 - migrate_volume (cast)
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
@@ -29,13 +30,14 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.0'
+RPC_API_VERSION = '1.1'
 # Reconnection attempts of a tracked cast before it is left to the
 # reconciliation: a request must not hang for a broker outage.
 CAST_RETRIES = 2
 # The worker methods this client sends, and all a worker's RPC server
 # dispatches (rpc.server.exposed_only).
 SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
+        'migrate_volume',
         'create_snapshot', 'delete_snapshot', 'terminate_connection',
         'initialize_connection')
 
@@ -63,13 +65,13 @@ class VolumeWorkerClient:
         return self._client.prepare(server=cluster.address_of(volume),
                                     version=version, retry=retry)
 
-    def _cast_tracked(self, ctxt, owner, method, **kwargs):
+    def _cast_tracked(self, ctxt, owner, method, version='1.0', **kwargs):
         """Cast an operation, on the storage of volume ``owner``, that a
         workers row records (see the module's docstring): a failure to
         send is left to the reconciliation."""
         try:
-            self._worker(owner, retry=CAST_RETRIES).cast(ctxt, method,
-                                                         **kwargs)
+            self._worker(owner, version=version, retry=CAST_RETRIES).cast(
+                ctxt, method, **kwargs)
         except rpc_transport.SEND_FAILURES as e:
             LOG.warning('%s not sent (%s); the reconciliation of its '
                         'cluster will re-drive it from its workers row',
@@ -89,6 +91,11 @@ class VolumeWorkerClient:
     def retype(self, ctxt, volume, new_type_id):
         self._cast_tracked(ctxt, volume, 'retype', volume=volume,
                            new_type_id=new_type_id)
+
+    def migrate_volume(self, ctxt, volume, dest_host):
+        # To the workers of the source, which copy the data out.
+        self._cast_tracked(ctxt, volume, 'migrate_volume', version='1.1',
+                           volume=volume, dest_host=dest_host)
 
     def create_snapshot(self, ctxt, snapshot):
         self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),

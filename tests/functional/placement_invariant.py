@@ -2,7 +2,8 @@
 
 For every pool: its allocations are exactly those of its live volumes and
 snapshots, each the size it holds (a volume being extended may hold its
-new size already); ``inventories.allocated`` is their sum; and every
+new size already; a volume being migrated holds its destination, and its
+migration the source); ``inventories.allocated`` is their sum; and every
 project's quota usage row says what the project holds.
 """
 import collections
@@ -34,8 +35,9 @@ def violations(context):
             .where(PROVIDERS.c.name.contains('#')))}
         volumes = conn.execute(sa.select(
             VOLUMES.c.id, VOLUMES.c.host, VOLUMES.c.size, VOLUMES.c.status,
-            VOLUMES.c.project_id).where(VOLUMES.c.deleted == sa.false())
-        ).all()
+            VOLUMES.c.project_id, VOLUMES.c.migration_id,
+            VOLUMES.c.migration_status).where(
+                VOLUMES.c.deleted == sa.false())).all()
         snapshots = conn.execute(sa.select(
             SNAPSHOTS.c.id, SNAPSHOTS.c.volume_id, SNAPSHOTS.c.volume_size,
             SNAPSHOTS.c.project_id).where(SNAPSHOTS.c.deleted == sa.false())
@@ -52,11 +54,21 @@ def violations(context):
     for volume in volumes:
         live.add(volume.id)
         host_of[volume.id] = volume.host
+        migrating = volume.migration_status == 'migrating'
+        if migrating:
+            # The volume holds the destination, its migration the source.
+            live.add(volume.migration_id)
+            if volume.migration_id in held and \
+                    held[volume.migration_id] != (volume.host, volume.size):
+                found.append('migration %s of volume %s holds %s, not %s'
+                             % (volume.migration_id, volume.id,
+                                held[volume.migration_id],
+                                (volume.host, volume.size)))
         if volume.id not in held:
             continue
         pool, used = held[volume.id]
         gigabytes[volume.project_id] += used
-        if pool != volume.host:
+        if pool == volume.host if migrating else pool != volume.host:
             found.append('volume %s is on %s but holds %s'
                          % (volume.id, volume.host, pool))
         if used != volume.size and volume.status not in (

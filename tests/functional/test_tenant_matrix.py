@@ -250,6 +250,12 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-retype'): (
         {'new_type': '<type>'}, 'volume', expect(202, 404, 202)),
+    # Admin only; the admin's request names no pool that can take it.
+    (_VOLUME_ACTION, 'os-migrate_volume'): (
+        {'host': 'nowhere@file#pool'}, 'volume', expect(403, 404, 400)),
+    (_VOLUME_ACTION, 'os-migrate_volume_completion'): (
+        {'new_volume': '00000000-0000-4000-8000-000000000000'}, 'volume',
+        expect(403, 404, 400)),
     (_VOLUME_ACTION, 'os-update_readonly_flag'): (
         {'readonly': True}, 'volume', expect(202, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (

@@ -107,7 +107,7 @@ class TestExtractJson(base.TestCase):
     def test_invalid(self):
         for body in (b'', b'{', b'{"n": NaN}', b'{"n": Infinity}',
                      b'{"n": "1"}', b'{"x": 1}', b'{"s": "a\\u0000b"}',
-                     b'{"s": "\\ud800"}', b'\xff'):
+                     b'{"s": "\\ud800"}', b'\xff', b'{"s": "\xed\xa0\x80"}'):
             self.assertRaises(webob.exc.HTTPBadRequest, util.extract_json,
                               body, self.SCHEMA)
 

@@ -12,6 +12,7 @@ from oslo_log import log as logging
 import webob.exc
 
 from db import exceptions as db_exc
+from volapi import json_intake
 from volapi import outage
 from volapi import request_text
 
@@ -96,6 +97,22 @@ class UnsupportedMediaType(APIError):
 class NotImplementedYet(APIError):
     status = 501
     default_message = 'The requested function is not supported.'
+
+
+def refused_body(exc):
+    """The APIError answering a body json_intake refused, in Cinder's
+    words."""
+    if isinstance(exc, json_intake.UnsupportedMediaType):
+        return UnsupportedMediaType('Unsupported Content-Type')
+    if isinstance(exc, json_intake.Empty):
+        return BadRequest('The server could not comply with the request '
+                          'since it is either malformed or otherwise '
+                          'incorrect.')
+    if isinstance(exc, json_intake.Malformed):
+        return BadRequest('Malformed message body: cannot understand JSON')
+    if isinstance(exc, json_intake.TooDeep):
+        return BadRequest('Malformed message body: %s' % exc)
+    return BadRequest('Invalid input in the request body: %s.' % exc)
 
 
 def _capitalised(text):

@@ -18,6 +18,7 @@ from volapi.api import auth
 from volapi.api import errors
 from volapi.api import microversion
 from volapi.api import pecan_compat
+from volapi import json_intake
 
 
 _JSON_KEY = 'volapi.json'
@@ -32,15 +33,14 @@ class Request(pecan_compat.FastRequest):
         parsed = self.environ.get(_JSON_KEY)
         if parsed is None:
             try:
-                parsed = (jsonlib.loads(self.body.decode(self.charset)),
+                parsed = (json_intake.parse(self.body.decode(self.charset)),
                           None)
             except UnicodeDecodeError:
                 pecan.abort(400)
-            except ValueError as e:
+            except json_intake.Malformed as e:
+                # A ValueError: pecan then reads no arguments from the
+                # body, and parse_body answers for it.
                 parsed = (None, e)
-            except RecursionError:
-                # As malformed: pecan and parse_body expect a ValueError.
-                parsed = (None, ValueError('JSON nested too deeply'))
             self.environ[_JSON_KEY] = parsed
         value, error = parsed
         if error is not None:

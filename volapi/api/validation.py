@@ -20,7 +20,7 @@ import pecan
 
 from volapi.api import errors
 from volapi.api import microversion
-from volapi import json_depth
+from volapi import json_intake
 from volapi import request_text
 
 _BODY_KEY = 'volapi.body'
@@ -34,28 +34,12 @@ def parse_body(request):
     cached = request.environ.get(_BODY_KEY, _NO_BODY)
     if cached is not _NO_BODY:
         return cached
-    content_type = request.headers.get('Content-Type')
-    if content_type and content_type.split(';')[0].strip() not in (
-            'application/json', ''):
-        raise errors.UnsupportedMediaType('Unsupported Content-Type')
-    raw = request.body
-    if not raw:
-        raise errors.BadRequest('The server could not comply with the '
-                                'request since it is either malformed or '
-                                'otherwise incorrect.')
     try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise errors.BadRequest(
-            'Malformed message body: cannot understand JSON') from None
-    if json_depth.too_deep(body):
-        raise errors.BadRequest(
-            'Malformed message body: nested more than %d levels deep'
-            % json_depth.MAX_DEPTH)
-    problem = request_text.unstorable_message(body)
-    if problem:
-        raise errors.BadRequest('Invalid input in the request body: %s.'
-                                % problem)
+        json_intake.require_json(request.headers.get('Content-Type'),
+                                 lenient=True)
+        body = json_intake.read(request.body)
+    except json_intake.Refused as exc:
+        raise errors.refused_body(exc) from None
     request.environ[_BODY_KEY] = body
     return body
 

@@ -7,7 +7,8 @@ then share one process (``volapi-all``). Production sets
 """
 import oslo_messaging
 from oslo_config import cfg
-from oslo_messaging import transport as messaging_transport
+
+from rpc import library_compat
 
 DEFAULT_TRANSPORT_URL = 'fake://'
 CONTROL_EXCHANGE = 'volapi'
@@ -16,9 +17,9 @@ CONTROL_EXCHANGE = 'volapi'
 # set_transport_defaults does for control_exchange), not through
 # ConfigOpts.set_default: they must survive ConfigOpts.reset(), and the
 # options oslo.messaging registers again when it makes a transport must be
-# equal to ours.
+# equal to ours (rpc/library_compat.py).
 oslo_messaging.set_transport_defaults(control_exchange=CONTROL_EXCHANGE)
-cfg.set_defaults(messaging_transport._transport_opts,
+cfg.set_defaults(library_compat.transport_opts(),
                  transport_url=DEFAULT_TRANSPORT_URL)
 
 
@@ -30,13 +31,8 @@ rpc_opts = [
 ]
 
 
-def _messaging_opts():
-    # transport_url, control_exchange, rpc_response_timeout ...
-    return list(messaging_transport._transport_opts)
-
-
 def register_opts(conf):
-    conf.register_opts(_messaging_opts())
+    conf.register_opts(library_compat.transport_opts())
     conf.register_opts(rpc_opts)
 
 

@@ -47,6 +47,16 @@ volume_opts = [
                     'lost, e.g. while the broker restarted) is re-driven '
                     'by a worker of its cluster like the work of a dead '
                     'service.'),
+    cfg.IntOpt('attach_hold_timeout', default=3600, min=1,
+               help='A hold that its client never finished is rolled back '
+                    'by the periodic reconciliation once it has not changed '
+                    'for this many seconds: a volume left \'attaching\' by '
+                    'os-reserve goes back to its status (as os-unreserve), '
+                    'one left \'detaching\' by os-begin_detaching back to '
+                    '\'in-use\' (as os-roll_detaching), and an attachment '
+                    'left \'reserved\' or \'attaching\' (POST /attachments '
+                    'never completed) is deleted, its connection '
+                    'terminated.'),
 ]
 
 

@@ -11,7 +11,7 @@ Declaring a handler
     normally ``req.response`` filled in by ``util.send_json(req, data,
     status=200, last_modified=None)`` or ``util.send_empty(req, 204)``.
     Path items: ``req.path_item('uuid')`` (or ``util.wsgi_path_item(environ,
-    name)``). Decorators: ``@util.require_content('application/json')``
+    name)``). Decorators: ``@util.require_json``
     (415), ``@util.check_accept('application/json')`` (406).
 
 The microversion

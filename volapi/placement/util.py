@@ -13,7 +13,7 @@ from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import schema_check
 from volapi.placement.schemas import common as schema_common
-from volapi import json_depth
+from volapi import json_intake
 from volapi import request_text
 
 # Where the application leaves things in the WSGI environ.
@@ -109,32 +109,23 @@ def extract_json(body, schema):
     """Parse a request body and validate it against ``schema``; 400 with
     Placement's wording if either fails."""
     try:
-        data = json.loads(body, parse_constant=_refuse_constant)
-    except ValueError as exc:
-        raise webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
-    except RecursionError:
-        raise webob.exc.HTTPBadRequest('Malformed JSON: nested too deeply')
-    if json_depth.too_deep(data):
-        raise webob.exc.HTTPBadRequest(
-            'JSON does not validate: nested more than %d levels deep'
-            % json_depth.MAX_DEPTH)
-    escape = b'\\u' if isinstance(body, bytes) else '\\u'
-    if escape in body:
-        # Escapes may make strings no database takes (NUL, lone surrogates).
-        _check_storable(data, 'JSON does not validate: %s')
+        data = json_intake.read(body, constants=False)
+    except json_intake.Refused as exc:
+        raise refused_body(exc) from None
     validate(data, schema, 'JSON does not validate: %s')
     return data
 
 
-def _refuse_constant(name):
-    # NaN and Infinity are not JSON, though Python's parser takes them.
-    raise ValueError('%s is not a JSON number' % name)
-
-
-def _check_storable(data, message):
-    problem = request_text.unstorable_message(data)
-    if problem:
-        raise webob.exc.HTTPBadRequest(message % problem)
+def refused_body(exc):
+    """The webob error answering a body json_intake refused, in
+    Placement's words."""
+    if isinstance(exc, json_intake.UnsupportedMediaType):
+        return webob.exc.HTTPUnsupportedMediaType(
+            'The media type %s is not supported, use %s'
+            % (exc.media_type or 'None', json_intake.JSON_MEDIA_TYPE))
+    if isinstance(exc, json_intake.Malformed):
+        return webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
+    return webob.exc.HTTPBadRequest('JSON does not validate: %s' % exc)
 
 
 _validators = {}
@@ -177,22 +168,22 @@ def validate_query_params(req, schema):
         params = dict(req.GET)
     except UnicodeDecodeError as exc:
         raise webob.exc.HTTPBadRequest(message % exc)
-    _check_storable(list(req.GET.values()), message)
+    problem = request_text.unstorable_message(list(req.GET.values()))
+    if problem:
+        raise webob.exc.HTTPBadRequest(message % problem)
     validate(params, schema, message)
 
 
-def require_content(content_type):
-    """Handler decorator: 415 unless the body is ``content_type``."""
-    def decorator(fn):
-        @functools.wraps(fn)
-        def wrapper(req, *args, **kwargs):
-            if req.content_type != content_type:
-                raise webob.exc.HTTPUnsupportedMediaType(
-                    'The media type %s is not supported, use %s'
-                    % (req.content_type or 'None', content_type))
-            return fn(req, *args, **kwargs)
-        return wrapper
-    return decorator
+def require_json(fn):
+    """Handler decorator: 415 unless the body is JSON."""
+    @functools.wraps(fn)
+    def wrapper(req, *args, **kwargs):
+        try:
+            json_intake.require_json(req.content_type)
+        except json_intake.UnsupportedMediaType as exc:
+            raise refused_body(exc) from None
+        return fn(req, *args, **kwargs)
+    return wrapper
 
 
 def check_accept(*types):

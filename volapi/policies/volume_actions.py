@@ -7,6 +7,9 @@ RETYPE = 'volume:retype'
 REVERT = 'volume:revert_to_snapshot'
 UPDATE_READONLY_FLAG = 'volume:update_readonly_flag'
 RESET_STATUS = 'volume_extension:volume_admin_actions:reset_status'
+MIGRATE = 'volume_extension:volume_admin_actions:migrate_volume'
+MIGRATE_COMPLETION = \
+    'volume_extension:volume_admin_actions:migrate_volume_completion'
 FORCE_DETACH = 'volume_extension:volume_admin_actions:force_detach'
 ATTACH = 'volume_extension:volume_actions:attach'
 DETACH = 'volume_extension:volume_actions:detach'
@@ -36,6 +39,11 @@ rules = [base.operation(name, check, description, 'POST', path)
     (UPDATE_READONLY_FLAG, base.RULE_ADMIN_OR_OWNER,
      "Set a volume's read-only flag.", _ACTION),
     (RESET_STATUS, base.RULE_ADMIN_API, "Reset a volume's status.",
+     _ACTION),
+    (MIGRATE, base.RULE_ADMIN_API, 'Migrate a volume to another pool.',
+     _ACTION),
+    (MIGRATE_COMPLETION, base.RULE_ADMIN_API,
+     'End a volume migration from outside (roll it back on error).',
      _ACTION),
     (FORCE_DETACH, base.RULE_ADMIN_API, 'Force-detach a volume.', _ACTION),
     (ATTACH, base.RULE_ADMIN_OR_OWNER, 'Attach a volume.', _ACTION),

@@ -487,10 +487,18 @@ def reset_status(context, volume_id, status=None, attach_status=None,
 
 def retype(context, volume_id, new_type, migration_policy='never',
            version=None, authorize=None):
-    """Change the type on the same backend (no migration is ever made,
-    so ``migration_policy`` only documents the caller's consent)."""
+    """Change the type: in place when the volume's pool has what the new
+    type requires, else by a migration (``migration_policy`` 'on-demand',
+    volapi.volume.migrations) or not at all ('never')."""
+    from volapi.volume import migrations
     volume_type = type_obj.VolumeType.get(context, new_type,
                                           include_private=context.is_admin)
+    volume = get_volume(context, volume_id)
+    if authorize is not None:
+        authorize(volume)
+    if migrations.retype(context, volume, volume_type, migration_policy,
+                         version=version, authorize=authorize):
+        return
     multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume = on_volume(context, volume_id, lambda ctx, volume: [
         engine.prepare(

@@ -23,6 +23,8 @@ from volapi.volume import pools
 CONF = cfg.CONF
 VOLUME_CONSUMER = 'VOLUME'
 SNAPSHOT_CONSUMER = 'SNAPSHOT'
+# A volume being moved: holds the source pool while the data is copied.
+MIGRATION_CONSUMER = quota.MIGRATION_CONSUMER
 
 
 class NoRoom(Exception):
@@ -39,18 +41,31 @@ class _ClaimWriter(alloc_obj.AllocationWriter):
     carry_writes = False
 
 
-def _write(context, consumer_id, host, size, project_id, user_id,
-           consumer_type, generation):
-    provider = pools.provider_uuid(host)
-    request = alloc_obj.ConsumerAllocations(
-        consumer_id, {provider: {pools.DISK_GB: size}}, project_id=project_id,
-        user_id=user_id, generation=generation, consumer_type=consumer_type)
+def _request(consumer_id, host, size, project_id, user_id, consumer_type,
+             generation):
+    allocations = {pools.provider_uuid(host): {pools.DISK_GB: size}} \
+        if host else {}
+    return alloc_obj.ConsumerAllocations(
+        consumer_id, allocations, project_id=project_id, user_id=user_id,
+        generation=generation, consumer_type=consumer_type)
+
+
+def _write_all(context, host, size, requests):
+    """Write ``requests`` in one allocation write; NoRoom names ``host``
+    (the pool that grows) when it fails."""
     try:
-        _ClaimWriter(context, [request]).write()
+        _ClaimWriter(context, requests).write()
     except alloc_obj.AllocationProviderNotFound:
         raise NoRoom(host, 'not on placement') from None
     except alloc_obj.InvalidInventory:
         raise NoRoom(host, 'no room for %d GiB' % size) from None
+
+
+def _write(context, consumer_id, host, size, project_id, user_id,
+           consumer_type, generation):
+    _write_all(context, host, size, [_request(
+        consumer_id, host, size, project_id, user_id, consumer_type,
+        generation)])
 
 
 def write_allocation(context, consumer_id, host, size, project_id, user_id,
@@ -151,18 +166,68 @@ def release_snapshot(context, snapshot):
                  gigabytes=-freed, enforce=False)
 
 
+# -- migrations ----------------------------------------------------------------
+
+def claim_migration(context, volume, dest_host, migration_id):
+    """A move of ``volume`` (loaded, on its source pool ``volume.host``) to
+    ``dest_host``, seed 001's way: in ONE allocation write, the volume's
+    allocation moves to the destination (checked against its capacity)
+    and the migration consumer ``migration_id`` takes over what the
+    volume held on the source, so both stay reserved while the data is
+    copied. The project's usage does not change. NoRoom."""
+    held = _held(context, volume.id)
+    _write_all(context, dest_host, volume.size, [
+        _request(volume.id, dest_host, volume.size, volume.project_id,
+                 volume.user_id, VOLUME_CONSUMER, consumer_obj.UNCHECKED),
+        _request(migration_id, volume.host if held else None, held,
+                 volume.project_id, volume.user_id, MIGRATION_CONSUMER,
+                 None)])
+
+
+def end_migration(context, volume, values):
+    """The data is at the destination: the source's hold goes."""
+    _release(context, volume.migration_id)
+
+
+def undo_migration(context, volume, values=None):
+    """The move is abandoned, the volume still on its source pool
+    (``volume.host``): it holds there again what the migration consumer
+    held, and the destination is freed, in one allocation write. Nothing
+    to do once the migration consumer holds nothing (done already)."""
+    held = _held(context, volume.migration_id)
+    if not held:
+        return
+    _write_all(context, volume.host, held, [
+        _request(volume.id, volume.host, held, volume.project_id,
+                 volume.user_id, VOLUME_CONSUMER, consumer_obj.UNCHECKED),
+        _request(volume.migration_id, None, 0, volume.project_id,
+                 volume.user_id, MIGRATION_CONSUMER, consumer_obj.UNCHECKED)])
+
+
 # -- the transitions that release or give back ----------------------------------
 
 def _back_to_size(context, volume, values):
     resize_volume(context, volume, volume.size, enforce=False)
 
 
+def _reset(context, volume, values):
+    # A reset of the migration status ends a migration in flight where it
+    # started: on the source, which the volume's host still names.
+    if values.get('migration_status', 'migrating') != 'migrating' and \
+            volume.migration_id:
+        undo_migration(context, volume)
+    _back_to_size(context, volume, values)
+
+
 # {transition name: fn(context, obj, values)}, run by the transition engine
-# in the transaction of the transition's compare-and-swap, once it matched.
+# in the transaction of the transition's compare-and-swap, once it matched
+# (``obj`` holds what it wrote).
 AFTER_TRANSITION = {
     'delete_done': lambda ctx, volume, values: release_volume(ctx, volume),
     'extend_failed': _back_to_size,
-    'reset_status': _back_to_size,
+    'reset_status': _reset,
+    'migrate_done': end_migration,
+    'migrate_failed': undo_migration,
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
 }

@@ -37,6 +37,15 @@ def address_of(volume):
     return server_of(volume.cluster_name or volume.host)
 
 
+def cluster_name_of_pool(context, host):
+    """``host`` (``<server>@<backend>#<pool>``) as a volume in that pool
+    records its cluster_name: itself if ``<server>@<backend>`` is a
+    cluster's name, else None (the pool is one worker's)."""
+    members = objects.Service.get_all(context, binary=BINARY,
+                                      cluster_name=server_of(host))
+    return host if members else None
+
+
 class Membership:
     """Which volumes a worker serves: those of its cluster, those it
     created outside any cluster, and those not placed anywhere yet."""

@@ -32,6 +32,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
+from volapi.volume import cluster
 from volapi.volume import pools
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
@@ -49,6 +50,7 @@ REDRIVE = {
     (VOLUME, 'deleting'): ('_delete_volume', ()),
     (VOLUME, 'extending'): ('_extend_volume', ('new_size',)),
     (VOLUME, 'retyping'): ('_retype', ('new_type_id',)),
+    (VOLUME, 'migrating'): ('_migrate_volume', ('dest_host',)),
     (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
 }
@@ -104,7 +106,10 @@ class VolumeManager:
 
     def _claim_work_finish(self, context, resource_type, resource, plan,
                            claimed):
-        status, work, done, failed = plan
+        status, work, done, failed = plan[:4]
+        # What to do once ``done`` is applied, and once the work is known
+        # not to count (a failure, or the operation taken from us).
+        applied, discarded = (plan[4:] + (None, None))[:2]
         if claimed is None:
             claimed = objects.Worker.claim(context, resource_type,
                                            resource.id, status,
@@ -121,14 +126,17 @@ class VolumeManager:
             LOG.exception('%s %s: the driver failed while %s',
                           resource_type, resource.id, status)
             self._finish(context, resource_type, failed, resource)
+            _after(discarded)
         else:
-            self._finish(context, resource_type, done, resource, **values)
+            ended = self._finish(context, resource_type, done, resource,
+                                 **values)
+            _after(applied if ended else discarded)
 
     def _finish(self, context, resource_type, name, resource, **values):
         """End the transition, in one transaction with the proof that the
         operation is still ours: if a peer took it over while the driver
         worked (we were thought dead), and perhaps a new operation began
-        since, this late result must not land on it."""
+        since, this late result must not land on it. True if applied."""
         def still_ours(ctx):
             if not objects.Worker.still_held(ctx, resource_type, resource.id,
                                              self.service.service_id):
@@ -145,6 +153,8 @@ class VolumeManager:
             LOG.warning('%s of %s not applied: %s', name, resource.id, e)
         else:
             LOG.info('%s of %s applied', name, resource.id)
+            return True
+        return False
 
     # -- re-driving an operation taken over from a dead peer or lost message
     def redrive(self, context, worker, resource):
@@ -238,6 +248,44 @@ class VolumeManager:
 
         return 'retyping', work, 'retype_done', 'retype_failed'
 
+    def migrate_volume(self, context, volume, dest_host):
+        self._operate(context, VOLUME, volume,
+                      self._migrate_volume(context, volume, dest_host))
+
+    def _migrate_volume(self, context, volume, dest_host):
+        """Copy the data to ``dest_host``'s pool under the migration's name,
+        then point the volume there (``migrate_done``, which frees the
+        source's allocation); the source's data goes once that committed.
+        A copy that does not count (failed, or the migration was ended
+        from elsewhere) is removed."""
+        # Copies: ending the transition updates ``volume`` in place.
+        source = volume.obj_clone()
+        moved = volume.obj_clone()
+        moved.host = dest_host
+        moved.name_id = volume.migration_id
+        moved.provider_location = None
+        new_type_id = self._retype_of(context, volume)
+
+        def work():
+            values = self.driver.migrate_volume(volume, dest_host,
+                                                volume.migration_id)
+            return dict(values or {}, host=dest_host, name_id=moved.name_id,
+                        cluster_name=cluster.cluster_name_of_pool(
+                            context, dest_host),
+                        volume_type_id=new_type_id)
+
+        return ('migrating', work, 'migrate_done', 'migrate_failed',
+                lambda: self.driver.delete_volume(source),
+                lambda: self.driver.delete_volume(moved))
+
+    @staticmethod
+    def _retype_of(context, volume):
+        """The type a retype's migration changes to (kept in its workers
+        row), else the volume's own."""
+        worker = objects.Worker.get_by_resource(context, VOLUME, volume.id)
+        arguments = worker.argument_values() if worker else {}
+        return arguments.get('new_type_id') or volume.volume_type_id
+
     # -- snapshots ------------------------------------------------------------
     def create_snapshot(self, context, snapshot):
         self._operate(context, SNAPSHOT, snapshot,
@@ -268,3 +316,14 @@ class VolumeManager:
 
     def terminate_connection(self, context, volume, attachment):
         self.driver.terminate_connection(volume, attachment.connector_dict())
+
+
+def _after(step):
+    """Run the storage step that follows a transition; a failure leaves
+    data behind (logged) but changes no state."""
+    if step is None:
+        return
+    try:
+        step()
+    except Exception:
+        LOG.exception('cleaning up after an operation failed')

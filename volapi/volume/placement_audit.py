@@ -119,11 +119,15 @@ def allocate_snapshots(context, batch_size):
 # -- the audit -----------------------------------------------------------------
 
 def _orphans(context):
-    """Consumers holding DISK_GB on a pool that are no live volume or
-    snapshot."""
+    """Consumers holding DISK_GB on a pool that are no live volume,
+    snapshot or migration in flight."""
     live = sa.union(
         sa.select(VOLUMES.c.id).where(VOLUMES.c.deleted == sa.false()),
-        sa.select(SNAPSHOTS.c.id).where(SNAPSHOTS.c.deleted == sa.false()))
+        sa.select(SNAPSHOTS.c.id).where(SNAPSHOTS.c.deleted == sa.false()),
+        # A migration in flight holds its volume's source pool.
+        sa.select(VOLUMES.c.migration_id).where(
+            VOLUMES.c.deleted == sa.false(),
+            VOLUMES.c.migration_status == 'migrating'))
     query = sa.select(ALLOCATIONS.c.consumer_id).distinct().select_from(
         ALLOCATIONS.join(PROVIDERS, PROVIDERS.c.id ==
                          ALLOCATIONS.c.resource_provider_id)).where(

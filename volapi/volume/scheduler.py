@@ -16,6 +16,8 @@ from db import models
 from db import session
 from objects.placement import allocation_candidate as ac_obj
 from objects.placement import exception as placement_exc
+from objects.placement import resource_provider as rp_obj
+from objects.placement import trait as trait_obj
 from volapi.volume import pools
 
 CONF = cfg.CONF
@@ -59,6 +61,21 @@ def candidate_hosts(context, size, extra_specs, zone):
     ordered = sorted(free, key=lambda u: (
         -free[u] if most_free_first else free[u], names[u]))
     return [names[u] for u in ordered if u in names]
+
+
+def pool_has(context, host, extra_specs):
+    """True if pool ``host`` has every trait a type with ``extra_specs``
+    requires (a retype keeps the volume where it is)."""
+    wanted = required_traits(extra_specs)
+    if not wanted:
+        return True
+    try:
+        provider = rp_obj.get_by_uuid(context, pools.provider_uuid(host))
+    except placement_exc.ResourceProviderNotFound:
+        return False
+    have = {t['name'] for t in trait_obj.get_all_for_provider(
+        context, provider.id)}
+    return wanted <= have
 
 
 def _names(context, provider_uuids):

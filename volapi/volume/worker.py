@@ -1,6 +1,7 @@
 """A volume worker, assembled: driver, services row and heartbeat, start-up
 reconciliation, RPC servers running the manager (as this worker and as its
-cluster), periodic reconciliation.
+cluster), periodic reconciliation (operations re-driven, holds nobody
+finished rolled back).
 
 ``volapi-volume`` runs one; ``volapi-all`` runs one next to the API.
 """
@@ -14,6 +15,7 @@ from volapi import context as volapi_context
 from volapi import service as volapi_service
 from volapi.volume import cluster
 from volapi.volume import drivers
+from volapi.volume import holds
 from volapi.volume import manager as volume_manager
 from volapi.volume import pools
 from volapi.volume import reconciler
@@ -38,6 +40,7 @@ class VolumeWorker:
         self.heartbeat = None
         self.manager = None
         self.reconciler = None
+        self.holds = None
         self._rpc = []
         self._periodic_cleanup = None
         self._periodic_report = None
@@ -68,10 +71,10 @@ class VolumeWorker:
             host='%s#%s' % (self.server_name, pool),
             cluster_name=('%s#%s' % (self.cluster_name, pool)
                           if self.cluster_name else None))
+        membership = cluster.Membership(self.server_name, self.cluster_name)
         self.reconciler = reconciler.Reconciler(
-            self.context, self.manager,
-            cluster.Membership(self.server_name, self.cluster_name),
-            self.heartbeat)
+            self.context, self.manager, membership, self.heartbeat)
+        self.holds = holds.HoldExpiry(self.context, membership, self.driver)
         redriven = self.reconciler.reconcile(
             at_start=True, unclaimed_timeout=unclaimed_timeout)
         LOG.info('start-up reconciliation re-drove %d operation(s)',
@@ -99,6 +102,10 @@ class VolumeWorker:
         if redriven:
             LOG.warning('periodic reconciliation re-drove %d operation(s)',
                         len(redriven))
+        expired = self.holds.expire()
+        if expired:
+            LOG.warning('periodic reconciliation rolled back %d hold(s) '
+                        'nobody finished', len(expired))
 
     def stop(self):
         """Stop taking messages, finish the operations in progress (their

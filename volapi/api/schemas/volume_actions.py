@@ -62,6 +62,38 @@ retype = {
     'additionalProperties': False,
 }
 
+# Before 3.16 the destination is required; from 3.16 it may be null (the
+# scheduler chooses) and ``cluster`` may name it instead.
+_MIGRATE_PROPERTIES = {
+    'host': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    'force_host_copy': types.boolean,
+    'lock_volume': types.boolean,
+}
+migrate_volume = {
+    'type': 'object',
+    'properties': _MIGRATE_PROPERTIES,
+    'required': ['host'],
+    'additionalProperties': False,
+}
+migrate_volume_v316 = {
+    'type': 'object',
+    'properties': dict(
+        _MIGRATE_PROPERTIES,
+        host={'type': ['string', 'null'], 'maxLength': 255},
+        cluster={'type': ['string', 'null'], 'maxLength': 255}),
+    'additionalProperties': False,
+}
+
+migrate_volume_completion = {
+    'type': 'object',
+    'properties': {
+        'new_volume': uuid,
+        'error': {'type': ['string', 'null', 'boolean']},
+    },
+    'required': ['new_volume'],
+    'additionalProperties': False,
+}
+
 update_readonly_flag = {
     'type': 'object',
     'properties': {'readonly': types.boolean},

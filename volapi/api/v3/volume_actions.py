@@ -4,7 +4,8 @@
 and argument (validation.parse_action). Each action validates its
 argument against its schema, checks its policy on the volume, and calls the
 service layer (``volapi.volume.api``), whose transitions decide the rest.
-Like Cinder, every action answers 202 with an empty body.
+Like Cinder, actions answer 202 with an empty body, those that return
+something (os-migrate_volume_completion) 200 with it.
 """
 import dataclasses
 
@@ -12,6 +13,7 @@ from oslo_utils import strutils
 
 from volapi.api import common
 from volapi.api import errors
+from volapi.api import microversion
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
@@ -19,6 +21,7 @@ from volapi.api.schemas import volume_actions as schemas
 from volapi.api.v3 import service_errors
 from volapi.policies import volume_actions as policies
 from volapi.volume import api as volume_api
+from volapi.volume import migrations
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,6 +29,8 @@ class Action:
     schema: dict
     rule: object      # a policy name, or fn(volume) -> policy name
     handler: object   # fn(context, volume_id, argument, **call)
+    # fn(version) -> the schema, where it changes with the microversion.
+    versioned_schema: object = None
     # The service may change the caller's own volume without loading it,
     # if told that the policy allows the action on the caller's own
     # volumes (``own_allowed``); the rule must then be a policy name.
@@ -77,6 +82,32 @@ def _retype(context, volume_id, argument, **call):
                       argument.get('migration_policy') or 'never', **call)
 
 
+def _migrate(context, volume_id, argument, **call):
+    # From 3.16 a cluster may name the destination, as a host does.
+    host = argument.get('host') or argument.get('cluster')
+    migrations.migrate(
+        context, volume_id, host=host,
+        force_host_copy=strutils.bool_from_string(
+            argument.get('force_host_copy', False), strict=True),
+        lock_volume=strutils.bool_from_string(
+            argument.get('lock_volume', False), strict=True), **call)
+
+
+def _migrate_schema(version):
+    return (schemas.migrate_volume_v316
+            if version >= microversion.VOLUME_MIGRATE_CLUSTER
+            else schemas.migrate_volume)
+
+
+def _migrate_completion(context, volume_id, argument, **call):
+    error = argument.get('error')
+    error = strutils.bool_from_string(error, strict=True) \
+        if isinstance(error, str) else bool(error)
+    saved = migrations.complete(context, volume_id, argument['new_volume'],
+                                error=error, **call)
+    return {'save_volume_id': saved}
+
+
 def _update_readonly_flag(context, volume_id, argument, **call):
     readonly = strutils.bool_from_string(argument['readonly'], strict=True)
     volume_api.update_readonly_flag(context, volume_id, readonly, **call)
@@ -100,6 +131,11 @@ ACTIONS = {
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
                               _reset_status),
     'os-retype': Action(schemas.retype, policies.RETYPE, _retype),
+    'os-migrate_volume': Action(None, policies.MIGRATE, _migrate,
+                                versioned_schema=_migrate_schema),
+    'os-migrate_volume_completion': Action(
+        schemas.migrate_volume_completion, policies.MIGRATE_COMPLETION,
+        _migrate_completion),
     'os-update_readonly_flag': Action(schemas.update_readonly_flag,
                                       policies.UPDATE_READONLY_FLAG,
                                       _update_readonly_flag),
@@ -111,7 +147,9 @@ def dispatch(request, context, volume_id, name, argument):
     action = ACTIONS.get(name)
     if action is None:
         raise common.no_such_action(name)
-    validation.validate(action.schema, argument)
+    validation.validate(action.versioned_schema(request.api_version)
+                        if action.versioned_schema else action.schema,
+                        argument)
 
     def authorize(volume):
         rule = action.rule(volume) if callable(action.rule) else action.rule
@@ -125,5 +163,8 @@ def dispatch(request, context, volume_id, name, argument):
             context, action.rule, {'project_id': context.project_id},
             do_raise=False)
     with service_errors.translated():
-        action.handler(context, volume_id, argument, **call)
-    return rest.respond(None, 202)
+        body = action.handler(context, volume_id, argument, **call)
+    # Actions answer 202 with no body; those that answer (Cinder's
+    # migrate_volume_completion) 200 with theirs.
+    return rest.respond(body, 200) if body is not None \
+        else rest.respond(None, 202)

@@ -62,7 +62,7 @@ def detail(request, volume, attachments=(), permissions=None):
         view['os-vol-host-attr:host'] = volume.host
     if permissions['migration']:
         view['os-vol-mig-status-attr:migstat'] = volume.migration_status
-        view['os-vol-mig-status-attr:name_id'] = None
+        view['os-vol-mig-status-attr:name_id'] = volume.name_id
     version = request.api_version
     if version >= mv.GROUP_VOLUME:
         view['group_id'] = volume.group_id

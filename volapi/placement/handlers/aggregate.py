@@ -34,7 +34,7 @@ def get_aggregates(req):
 
 
 @microversion.version_handler('1.1')
-@util.require_content('application/json')
+@util.require_json
 def set_aggregates(req):
     context = req.context
     context.can('placement:resource_providers:aggregates:update')

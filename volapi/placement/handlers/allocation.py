@@ -150,7 +150,7 @@ def _write(req, requests, unknown_class_message):
     return util.send_empty(req, 204)
 
 
-@util.require_content('application/json')
+@util.require_json
 def set_allocations_for_consumer(req):
     """PUT /allocations/{consumer_uuid}: replace the consumer's
     allocations (empty, from 1.28: remove them)."""
@@ -167,7 +167,7 @@ def set_allocations_for_consumer(req):
 
 
 @microversion.version_handler('1.13')
-@util.require_content('application/json')
+@util.require_json
 def set_allocations(req):
     """POST /allocations (1.13): replace the allocations of several
     consumers in one transaction, all or nothing."""

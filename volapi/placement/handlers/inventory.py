@@ -112,7 +112,7 @@ def get_inventory(req):
     return _send_inventory(req, provider.generation, inventory)
 
 
-@util.require_content('application/json')
+@util.require_json
 def create_inventory(req):
     """POST one inventory of a class the provider has none of: 201."""
     context = req.context
@@ -139,7 +139,7 @@ def create_inventory(req):
                            status=201)
 
 
-@util.require_content('application/json')
+@util.require_json
 def set_inventories(req):
     """PUT all inventories at the given generation: classes not named are
     removed (409 placement.inventory.inuse if allocated)."""
@@ -176,7 +176,7 @@ def set_inventories(req):
     return _send_inventories(req, generation, written)
 
 
-@util.require_content('application/json')
+@util.require_json
 def update_inventory(req):
     """PUT one existing inventory at the given generation."""
     context = req.context

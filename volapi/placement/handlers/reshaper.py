@@ -39,7 +39,7 @@ def _inventories(req, data):
 
 
 @microversion.version_handler('1.30')
-@util.require_content('application/json')
+@util.require_json
 def reshape(req):
     context = req.context
     context.can('placement:reshaper:reshape')

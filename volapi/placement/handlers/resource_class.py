@@ -43,7 +43,7 @@ def get_resource_class(req):
 
 
 @microversion.version_handler('1.2')
-@util.require_content('application/json')
+@util.require_json
 def create_resource_class(req):
     """POST a custom class: 201 with a Location, no body."""
     req.context.can('placement:resource_classes:create')
@@ -62,7 +62,7 @@ def create_resource_class(req):
 
 
 @microversion.version_handler('1.2', '1.6')
-@util.require_content('application/json')
+@util.require_json
 def update_resource_class(req):
     """PUT with a body (1.2-1.6): rename a custom class."""
     name = req.path_item('name')

@@ -47,7 +47,7 @@ def _modified(provider):
                                    provider.created_at)
 
 
-@util.require_content('application/json')
+@util.require_json
 def create_resource_provider(req):
     """POST: 201 with no body up to 1.19, 200 with the provider from 1.20;
     a Location header either way."""
@@ -89,7 +89,7 @@ def get_resource_provider(req):
                           last_modified=_modified(provider))
 
 
-@util.require_content('application/json')
+@util.require_json
 def update_resource_provider(req):
     """PUT: name and (1.14) parent; 1.37 allows re-parenting and
     un-parenting. The generation is not part of it."""

@@ -114,7 +114,7 @@ def list_traits_for_resource_provider(req):
 
 
 @microversion.version_handler('1.6')
-@util.require_content('application/json')
+@util.require_json
 def update_traits_for_resource_provider(req):
     """PUT the provider's whole set of traits at a generation."""
     context = req.context

@@ -61,8 +61,11 @@ def _targets(transition):
 
 
 def _workers(transition):
-    return {'track': 'upsert', 'finish': 'delete'}.get(
+    text = {'track': 'upsert', 'finish': 'delete'}.get(
         transition.workers_row, '-')
+    if transition.workers_status:
+        text += " ('%s')" % transition.workers_status
+    return text
 
 
 def markdown():
@@ -86,7 +89,10 @@ def markdown():
         '',
     ]
     for side, title in (('api', 'Requested through the API'),
-                        ('worker', 'Finished by the volume manager')):
+                        ('worker', 'Finished by the volume manager'),
+                        ('reconciliation',
+                         'Holds nobody finished, rolled back by the '
+                         'reconciliation')):
         lines += ['## %s' % title, '',
                   '| transition | resource | what | from status | conditions '
                   '| to | min version | policy rule | HTTP error | workers row |',

@@ -172,7 +172,8 @@ class Step:
         claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
             worker_obj.Worker.track(context, t.resource, self.obj.id,
-                                    self.values['status'], self.arguments)
+                                    t.workers_status or self.values['status'],
+                                    self.arguments)
         elif t.workers_row == 'finish':
             worker_obj.Worker.finish(context, t.resource, self.obj.id)
         return True

@@ -104,6 +104,10 @@ AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
 
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
+ELSEWHERE = Criterion(
+    'the destination host must be different than the current host',
+    lambda p: Volume.host != p['dest_host'], bound=('dest_host',))
+
 
 def _since(version_tuple):
     def when(params, version):
@@ -183,11 +187,41 @@ _NAME_VALUES = {
     'display_description': Param('display_description', optional=True)}
 
 
+# Holds nobody finished (volapi.volume.holds): the row has not changed
+# since the cutoff, decided in the compare-and-swap's WHERE, so a hold
+# touched or completed meanwhile is left alone.
+VOLUME_HOLD_EXPIRED = Criterion(
+    'must not have changed since %(hold_cutoff)s',
+    lambda p: cond.changed_before(Volume, p['hold_cutoff']),
+    bound=('hold_cutoff',))
+ATTACHMENT_HOLD_EXPIRED = Criterion(
+    'must not have changed since %(hold_cutoff)s',
+    lambda p: cond.changed_before(Attachment, p['hold_cutoff']),
+    bound=('hold_cutoff',))
+NO_ATTACHMENT_BEING_MADE = Criterion(
+    "must have no attachment 'reserved' or 'attaching' (each expires on "
+    "its own)",
+    lambda p: ~_attachments_of_volume(
+        Attachment.attach_status.in_(('reserved', 'attaching'))))
+
+
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
                   'migration_status': NOT_MIGRATING,
                   'consistencygroup_id': None,
                   'group_id': None}
 _DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
+
+# A migration starts from an available volume that no snapshot, group or
+# migration ties to its pool; its size is the one the claim moved.
+_MIGRATE_EXPECT = {'migration_status': NOT_MIGRATING,
+                   'consistencygroup_id': None, 'group_id': None,
+                   'host': cond.Not(None)}
+_MIGRATE_REQUIRES = (NO_SNAPSHOTS, ELSEWHERE, Unchanged('size'))
+_MIGRATE_VALUES = {'previous_status': OLD_STATUS,
+                   'migration_status': 'migrating',
+                   'migration_id': Param('migration_id')}
+# The migration a worker ends is the one it copied for.
+_MIGRATION_IN_FLIGHT = {'migration_status': 'migrating'}
 
 
 # -- the table ------------------------------------------------------------------
@@ -251,12 +285,14 @@ TABLE = [
         source=('available',),
         also=(Also(('in-use',), 'from microversion 3.42', _since((3, 42))),),
         requires=(Bound('size', Param('new_size')), Unchanged('size')),
+        expect={'migration_status': NOT_MIGRATING},
         values={'status': 'extending', 'previous_status': OLD_STATUS},
         workers_row='track'),
     Transition(
         'reserve', 'volume', 'os-reserve: hold the volume for an attach',
         source=('available',),
         also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        expect={'migration_status': NOT_MIGRATING},
         values={'status': 'attaching'}),
     Transition(
         'unreserve', 'volume', 'os-unreserve: drop the hold',
@@ -280,6 +316,7 @@ TABLE = [
         source=('attaching', 'available'),
         also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
         requires=(NOT_READONLY_FOR_RW,),
+        expect={'migration_status': NOT_MIGRATING},
         values={'status': 'in-use', 'attach_status': 'attached'}),
     Transition(
         'detach', 'volume',
@@ -308,6 +345,28 @@ TABLE = [
         requires=(AVAILABLE_TO_CHANGE_MULTIATTACH,),
         values={'status': 'retyping', 'previous_status': OLD_STATUS},
         workers_row='track'),
+    Transition(
+        'migrate', 'volume',
+        'os-migrate_volume: start moving the volume to another pool; its '
+        'allocation moves to the destination and the migration consumer '
+        '(migration_id) holds the source, in the same transaction',
+        source=('available',),
+        expect=_MIGRATE_EXPECT,
+        requires=_MIGRATE_REQUIRES,
+        values=dict(_MIGRATE_VALUES, status=Param('status', optional=True)),
+        policy=volume_action_policies.MIGRATE,
+        workers_row='track', workers_status='migrating'),
+    Transition(
+        'retype_migrate', 'volume',
+        'os-retype with migration_policy on-demand when the new type rules '
+        "the volume's pool out: a migration (as migrate) whose end also "
+        'changes the type',
+        source=('available',),
+        expect=dict(_MIGRATE_EXPECT,
+                    volume_type_id=cond.Not(Param('new_type_id'))),
+        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        values=dict(_MIGRATE_VALUES, status='retyping'),
+        workers_row='track', workers_status='migrating'),
     Transition(
         'update_readonly_flag', 'volume',
         "os-update_readonly_flag: set admin metadata 'readonly' (upserted in "
@@ -338,6 +397,7 @@ TABLE = [
         '(reserved) is inserted in the same transaction',
         source=('available',),
         also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        expect={'migration_status': NOT_MIGRATING},
         values={'status': 'reserved'},
         min_version=(3, 27)),
     Transition(
@@ -346,6 +406,7 @@ TABLE = [
         'is inserted in the same transaction',
         source=('available',),
         also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
+        expect={'migration_status': NOT_MIGRATING},
         values={'status': 'attaching'},
         min_version=(3, 27)),
     Transition(
@@ -485,6 +546,33 @@ TABLE = [
         values={'status': PREVIOUS_ATTACHED_STATUS},
         side='worker', workers_row='finish'),
     Transition(
+        'migrate_done', 'volume',
+        'the data is copied to the destination pool: the volume points '
+        "there and the migration consumer's allocation on the source goes "
+        '(in the same transaction)',
+        expect=_MIGRATION_IN_FLIGHT,
+        requires=(Unchanged('migration_id'),),
+        values={'status': PREVIOUS_ATTACHED_STATUS,
+                'migration_status': 'success',
+                'host': Param('host'),
+                'cluster_name': Param('cluster_name'),
+                'provider_location': Param('provider_location',
+                                           optional=True),
+                'name_id': Param('name_id'),
+                'volume_type_id': Param('volume_type_id'),
+                'multiattach': TYPE_MULTIATTACH},
+        side='worker', workers_row='finish'),
+    Transition(
+        'migrate_failed', 'volume',
+        'the copy failed: the volume stays where it was and its allocation '
+        "goes back to the source (the migration consumer's is deleted), in "
+        'the same transaction',
+        expect=_MIGRATION_IN_FLIGHT,
+        requires=(Unchanged('migration_id'),),
+        values={'status': PREVIOUS_ATTACHED_STATUS,
+                'migration_status': 'error'},
+        side='worker', workers_row='finish'),
+    Transition(
         'snapshot_create_done', 'snapshot', 'the backend made the snapshot',
         source=('creating',),
         values={'status': 'available', 'progress': '100%',
@@ -508,6 +596,33 @@ TABLE = [
         source=('deleting',),
         values={'status': 'error_deleting'},
         side='worker', workers_row='finish'),
+    # Reconciliation: holds whose client vanished ([volume]
+    # attach_hold_timeout), rolled back as the client would have -------
+    Transition(
+        'reserve_hold_expired', 'volume',
+        'an os-reserve nobody attached is dropped, as os-unreserve',
+        source=('attaching',),
+        requires=(VOLUME_HOLD_EXPIRED, NO_ATTACHMENT_BEING_MADE),
+        values={'status': STATUS_AFTER_UNRESERVE},
+        side='reconciliation'),
+    Transition(
+        'detaching_hold_expired', 'volume',
+        'an os-begin_detaching nobody detached is rolled back, as '
+        'os-roll_detaching',
+        source=('detaching',),
+        requires=(VOLUME_HOLD_EXPIRED,),
+        values={'status': 'in-use'},
+        side='reconciliation'),
+    Transition(
+        'attachment_hold_expired', 'attachment',
+        'an attachment nobody completed is removed, as DELETE '
+        '/attachments/{id} (with attachment_delete; its connection is '
+        'terminated once that has committed)',
+        source=('reserved', 'attaching'),
+        requires=(ATTACHMENT_HOLD_EXPIRED, Unchanged('connector')),
+        values={'attach_status': 'detached', 'detach_time': NOW,
+                'deleted': True, 'deleted_at': NOW},
+        side='reconciliation'),
 ]
 
 TRANSITIONS = {t.name: t for t in TABLE}
@@ -517,6 +632,8 @@ TRANSITIONS = {t.name: t for t in TABLE}
 WORKER_ARGUMENTS = {
     'extend': ('new_size',),
     'retype': ('new_type_id',),
+    'migrate': ('dest_host',),
+    'retype_migrate': ('dest_host', 'new_type_id'),
 }
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
@@ -527,6 +644,7 @@ CLEANUP = {
     ('Volume', 'extending'): 'extend_failed',
     ('Volume', 'deleting'): 'delete_failed',
     ('Volume', 'retyping'): 'retype_failed',
+    ('Volume', 'migrating'): 'migrate_failed',
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
 }

@@ -120,8 +120,11 @@ class Transition:
     #                                authorizes before asking for it
     #                                (named here for the doc only)
     http_status: int = 400         # the answer when a condition fails
-    side: str = 'api'              # 'api' or 'worker'
+    side: str = 'api'              # 'api', 'worker' or 'reconciliation'
     workers_row: str = None        # 'track', 'finish' or None
+    workers_status: str = None     # the tracked workers row's status when
+    #                                the resource's own does not say it
+    #                                (a migration leaves it 'available')
     lenient: bool = False          # a failed condition changes nothing
     #                                and is not an error (as in Cinder)
     creates: bool = False          # inserts the row (no source, no
