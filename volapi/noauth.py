@@ -10,9 +10,11 @@ a project nobody can name, so it is refused with a 401.
 import re
 
 _IDENTIFIER = re.compile(r'[A-Za-z0-9_.@-]{1,255}', re.ASCII)
+# cinderclient's noauth sends ":<project>" when given no --os-user-id.
 REFUSED_MESSAGE = ('Invalid noauth token: expected "user" or '
                    '"user:project", each of letters, digits and _.@- '
-                   '(at most 255 characters).')
+                   '(at most 255 characters; with cinder --os-auth-type '
+                   'noauth, give --os-user-id).')
 
 
 def is_identifier(text):

@@ -22,6 +22,15 @@ SMALL = 'worker-1@file#small'
 BIG = 'worker-1@file#big'
 
 
+def give_trait(context, pool, name):
+    """Pool ``pool`` has trait ``name`` too."""
+    trait_obj.create(context, name)
+    provider = rp_obj.get_by_uuid(context, pools.provider_uuid(pool))
+    have = {t['name'] for t in trait_obj.get_all_for_provider(
+        context, provider.id)}
+    trait_obj.set_for_provider(context, provider, have | {name})
+
+
 class MigrationTestCase(api_fixtures.APITestCase):
     # Thick pools with room for 10 and 12 GiB.
     pool_options = {'file_pools': ['small:10', 'big:12'],
@@ -146,8 +155,8 @@ class MigrateTest(MigrationTestCase):
     def test_same_pool_is_refused(self):
         volume = self.available()
         response = self.migrate(volume['id'], status=400, host=BIG)
-        self.assertIn('destination host must be different than the current '
-                      'host', self.fault(response, 400))
+        self.assertIn('volume must be on another host than the '
+                      'destination', self.fault(response, 400))
         self.assertEqual({BIG: 1}, self.held(volume['id']))
 
     def test_no_room_at_the_destination_changes_nothing(self):
@@ -165,6 +174,12 @@ class MigrateTest(MigrationTestCase):
         response = self.migrate(volume['id'], status=400,
                                 host='nowhere@file#pool')
         self.assertIn('not on placement', self.fault(response, 400))
+
+    def test_a_backend_with_no_pool_that_fits_is_refused(self):
+        volume = self.available()
+        response = self.migrate(volume['id'], status=400,
+                                host='nowhere@file')
+        self.assertIn('No valid host was found', self.fault(response, 400))
 
     def test_only_admins_migrate(self):
         volume = self.available()
@@ -297,13 +312,7 @@ class RetypeMigrationTest(MigrationTestCase):
 
     def setUp(self):
         super().setUp()
-        # Only the small pool is "fast".
-        trait_obj.create(self.context, 'CUSTOM_FAST')
-        provider = rp_obj.get_by_uuid(self.context, pools.provider_uuid(SMALL))
-        have = {t['name'] for t in trait_obj.get_all_for_provider(
-            self.context, provider.id)}
-        trait_obj.set_for_provider(self.context, provider,
-                                   have | {'CUSTOM_FAST'})
+        give_trait(self.context, SMALL, 'CUSTOM_FAST')  # only small is fast
         self.fast = self.app.post_json('/v3/types', {'volume_type': {
             'name': 'fast', 'extra_specs': {'trait:CUSTOM_FAST': 'required'}}},
             headers=ADMIN).json['volume_type']['id']

@@ -36,8 +36,7 @@ def _destinations(context, volume, host, extra_specs):
     if host and '#' in host:
         return [host]
     if host:
-        candidates = [c for c in candidates
-                      if c.partition('#')[0] == host] or [host + '#']
+        candidates = [c for c in candidates if c.partition('#')[0] == host]
     return [c for c in candidates if c != volume.host]
 
 

@@ -105,7 +105,7 @@ AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
 ELSEWHERE = Criterion(
-    'the destination host must be different than the current host',
+    'must be on another host than the destination',
     lambda p: Volume.host != p['dest_host'], bound=('dest_host',))
 
 
