@@ -111,21 +111,9 @@ def extract_json(body, schema):
     try:
         data = json_intake.read(body, constants=False)
     except json_intake.Refused as exc:
-        raise refused_body(exc) from None
+        raise errors.refused_body(exc) from None
     validate(data, schema, 'JSON does not validate: %s')
     return data
-
-
-def refused_body(exc):
-    """The webob error answering a body json_intake refused, in
-    Placement's words."""
-    if isinstance(exc, json_intake.UnsupportedMediaType):
-        return webob.exc.HTTPUnsupportedMediaType(
-            'The media type %s is not supported, use %s'
-            % (exc.media_type or 'None', json_intake.JSON_MEDIA_TYPE))
-    if isinstance(exc, json_intake.Malformed):
-        return webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
-    return webob.exc.HTTPBadRequest('JSON does not validate: %s' % exc)
 
 
 _validators = {}
@@ -181,7 +169,7 @@ def require_json(fn):
         try:
             json_intake.require_json(req.content_type)
         except json_intake.UnsupportedMediaType as exc:
-            raise refused_body(exc) from None
+            raise errors.refused_body(exc) from None
         return fn(req, *args, **kwargs)
     return wrapper
 

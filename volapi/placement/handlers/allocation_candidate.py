@@ -10,6 +10,7 @@ from volapi.placement import microversion
 from volapi.placement import request_groups
 from volapi.placement import util
 from volapi.placement.schemas import allocation_candidate as schema
+from volapi.policies import placement as policies
 
 
 @microversion.version_handler('1.10')
@@ -18,7 +19,7 @@ def list_allocation_candidates(req):
     """The ways the request groups can be allocated now, and a summary of
     each provider of the trees they use."""
     context = req.context
-    context.can('placement:allocation_candidates:list')
+    context.can(policies.ALLOCATION_CANDIDATES_LIST)
     version = req.version
     util.validate_query_params(req, schema.for_version(version))
     params = request_groups.request_wide_params(req)
