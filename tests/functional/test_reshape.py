@@ -32,6 +32,7 @@ TWO_POOLS = {'file_pools': ['a:100', 'b:100'],
 VOLUMES = models.Volume.__table__
 SNAPSHOTS = models.Snapshot.__table__
 PROVIDERS = models.ResourceProvider.__table__
+CONSUMERS = models.Consumer.__table__
 
 
 def host(pool):
@@ -200,6 +201,11 @@ class StartUpReshapeTest(ReshapeTestCase):
             consumer, {root.uuid: {pools.DISK_GB: 1}},
             project_id=self.project, user_id='user-a')
             for consumer in consumers])
+        # One from before consumer records, too.
+        legacy = next(iter(made))
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(CONSUMERS.delete().where(
+                CONSUMERS.c.uuid == legacy))
         inv_obj.delete_all(self.context, rp_obj.get_by_uuid(
             self.context, child.uuid))
         rp_obj.destroy(self.context, rp_obj.get_by_uuid(self.context,
@@ -212,6 +218,11 @@ class StartUpReshapeTest(ReshapeTestCase):
         self.assertEqual(len(consumers), invariant.disk_gb(
             self.context, host('file')).allocated)
         self.assertEqual({ROOT, host('file')}, set(self.generations()))
+        # It has a record now, of placement's incomplete owner.
+        self.assertEqual(
+            (self.config.conf.placement.incomplete_consumer_project_id, 1),
+            tuple(alloc_reads.get_for_consumer(self.context, legacy)[k]
+                  for k in ('project_id', 'consumer_generation')))
 
     def test_nothing_to_do_writes_nothing(self):
         self.config.set('volume', **TWO_POOLS)
@@ -252,6 +263,55 @@ class StartUpReshapeTest(ReshapeTestCase):
                 self.assertEqual({host('b'): 1}, self.held(snapshot_id))
         self.assertEqual(0, invariant.disk_gb(self.context,
                                               host('a')).allocated)
+
+    def test_a_volume_being_migrated_stays_as_it_is(self):
+        self.config.set('volume', **TWO_POOLS)
+        self.start_worker()
+        made = self.populate(6, snapshot_every=10)
+        self.stop_worker()
+        on_a = [v for v in made if self.row(VOLUMES, v)['host'] == host('a')
+                and not made[v]]
+        moving, moved = on_a[0], on_a[1]
+        # The move is claimed (no worker copies it): the volume holds b, its
+        # migration a.
+        self.app.post_json('/v3/admin/volumes/%s/action' % moving,
+                           {'os-migrate_volume': {'host': host('b')}},
+                           headers=api_fixtures.ADMIN, status=202)
+        migration = self.row(VOLUMES, moving)['migration_id']
+        before = (self.held(moving), self.held(migration))
+        self.assertEqual(({host('b'): 1}, {host('a'): 1}), before)
+        os.rename(os.path.join(self.volumes_dir, 'a', 'volume-%s' % moved),
+                  os.path.join(self.volumes_dir, 'b', 'volume-%s' % moved))
+        reporter, driver = self.reporter()
+        self.assertIn('1 volume(s) or snapshot(s)', reshape.reshape_needed(
+            self.context, reporter, driver))
+        result = reshape.reshape(self.context, reporter, driver)
+        self.assertEqual(['volume %s: %s -> %s' % (moved, host('a'),
+                                                   host('b'))],
+                         [str(m) for m in result.moves])
+        self.assertEqual(before, (self.held(moving), self.held(migration)))
+        self.assertEqual((host('a'), 'migrating'), tuple(
+            self.row(VOLUMES, moving)[k] for k in ('host',
+                                                   'migration_status')))
+
+    def test_cluster_pools_and_cluster_names_follow(self):
+        self.config.set(cluster='c1')
+        # Only the cluster's pools take volumes.
+        inv_obj.delete_all(self.context, rp_obj.get_by_uuid(
+            self.context, pools.provider_uuid(host('file'))))
+        self.start_worker()
+        made = self.populate(4, snapshot_every=10)
+        self.stop_worker()
+        self.config.set('volume', **TWO_POOLS)
+        moved = dict(list(made.items())[:2])
+        self.move_files(moved, 'b')
+        self.start_worker()
+        for volume_id in made:
+            pool = 'c1@file#%s' % ('b' if volume_id in moved else 'a')
+            self.assertEqual(((pool, pool), {pool: 1}), (tuple(
+                self.row(VOLUMES, volume_id)[k] for k in (
+                    'host', 'cluster_name')), self.held(volume_id)))
+        self.assertNotIn('c1@file#file', self.generations())
 
     def test_no_room_in_the_new_pools_refuses_to_start(self):
         self.start_worker()
