@@ -37,6 +37,24 @@ class SoftDeleteMixin(TimestampMixin):
     deleted = sa.Column(sa.Boolean, default=False, nullable=False)
 
 
+def key_value_pairs(owner_column, owner_table):
+    """A mixin for a table of key/value pairs (metadata, extra specs)
+    belonging to rows of ``owner_table``: ``owner_column`` holds the owner's
+    id; a key appears once per owner; the pairs go with their owner."""
+    columns = {
+        'id': lambda: sa.Column(sa.Integer, primary_key=True,
+                                autoincrement=True),
+        owner_column: lambda: sa.Column(
+            UUID, sa.ForeignKey('%s.id' % owner_table, ondelete='CASCADE'),
+            nullable=False),
+        'key': lambda: sa.Column(NAME, nullable=False),
+        'value': lambda: sa.Column(NAME),
+    }
+    attributes = {name: orm.declared_attr(lambda cls, make=make: make())
+                  for name, make in columns.items()}
+    attributes['__table_args__'] = orm.declared_attr(
+        lambda cls: (sa.UniqueConstraint(owner_column, 'key'),))
+    return type('KeyValuePairs', (), attributes)
 
 
 # -- volume service -----------------------------------------------------------
@@ -56,15 +74,9 @@ class VolumeType(SoftDeleteMixin, Base):
         'live_name', name='uniq_volume_types0live_name'),)
 
 
-class VolumeTypeExtraSpec(Base):
+class VolumeTypeExtraSpec(key_value_pairs('volume_type_id', 'volume_types'),
+                          Base):
     __tablename__ = 'volume_type_extra_specs'
-    __table_args__ = (sa.UniqueConstraint('volume_type_id', 'key'),)
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id',
-                                                   ondelete='CASCADE'),
-                               nullable=False)
-    key = sa.Column(NAME, nullable=False)
-    value = sa.Column(NAME)
 
 
 class Volume(SoftDeleteMixin, Base):
@@ -105,27 +117,13 @@ class Volume(SoftDeleteMixin, Base):
     terminated_at = sa.Column(DateTime)
 
 
-class VolumeMetadata(Base):
+class VolumeMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     __tablename__ = 'volume_metadata'
-    __table_args__ = (sa.UniqueConstraint('volume_id', 'key'),)
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id',
-                                              ondelete='CASCADE'),
-                          nullable=False)
-    key = sa.Column(NAME, nullable=False)
-    value = sa.Column(NAME)
 
 
-class VolumeAdminMetadata(Base):
+class VolumeAdminMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     """Metadata only admins and the service see or set (``readonly``...)."""
     __tablename__ = 'volume_admin_metadata'
-    __table_args__ = (sa.UniqueConstraint('volume_id', 'key'),)
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id',
-                                              ondelete='CASCADE'),
-                          nullable=False)
-    key = sa.Column(NAME, nullable=False)
-    value = sa.Column(NAME)
 
 
 class VolumeAttachment(SoftDeleteMixin, Base):
@@ -164,15 +162,8 @@ class Snapshot(SoftDeleteMixin, Base):
     volume_type_id = sa.Column(UUID)
 
 
-class SnapshotMetadata(Base):
+class SnapshotMetadata(key_value_pairs('snapshot_id', 'snapshots'), Base):
     __tablename__ = 'snapshot_metadata'
-    __table_args__ = (sa.UniqueConstraint('snapshot_id', 'key'),)
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    snapshot_id = sa.Column(UUID, sa.ForeignKey('snapshots.id',
-                                                ondelete='CASCADE'),
-                            nullable=False)
-    key = sa.Column(NAME, nullable=False)
-    value = sa.Column(NAME)
 
 
 class Service(SoftDeleteMixin, Base):

@@ -9,7 +9,6 @@ from oslo_utils import timeutils
 
 from db import api as db_api
 from db import models
-from db import session
 from objects import base
 from objects import pagination
 from objects import fields
@@ -63,22 +62,14 @@ class VolumeAttachment(base.VolapiPersistentObject,
         """Attachments not deleted. ``project_id`` is the project of the
         attached volume; ``filters`` maps attachment columns to values;
         keyset paging as objects.pagination does it."""
+        if volume_id is not None:
+            filters = dict(filters or {}, volume_id=volume_id)
         table = cls.model.__table__
         volumes = models.Volume.__table__
-        query = sa.select(table).where(table.c.deleted == sa.false())
-        scope = []
-        if project_id is not None:
-            scope.append(sa.exists().where(
-                volumes.c.id == table.c.volume_id,
-                volumes.c.project_id == project_id))
-            query = query.where(*scope)
-        if volume_id is not None:
-            query = query.where(table.c.volume_id == volume_id)
-        for column, value in (filters or {}).items():
-            query = query.where(table.c[column] == value)
-        query = pagination.paginate(context, table, query, limit, marker,
-                                    sort_keys, sort_dirs, offset,
-                                    marker_scope=scope)
-        with session.reader.connection.using(context) as conn:
-            rows = conn.execute(query).mappings().all()
+        scope = [] if project_id is None else [sa.exists().where(
+            volumes.c.id == table.c.volume_id,
+            volumes.c.project_id == project_id)]
+        rows = pagination.live_rows(
+            context, table, scope, filters, limit, marker, sort_keys,
+            sort_dirs, offset)
         return [cls._from_row(context, row) for row in rows]

@@ -7,6 +7,7 @@ import uuid
 import sqlalchemy as sa
 from oslo_utils import timeutils
 
+from db import api as db_api
 from db import models
 from db import session
 
@@ -69,11 +70,12 @@ def get(context, message_id, project_id=None):
 
 
 def delete(context, message_id, project_id=None):
-    """Soft-delete one message; False if there is none to delete."""
-    where = [MESSAGES.c.id == message_id, MESSAGES.c.deleted == sa.false()]
+    """Soft-delete one message: one compare-and-swap of the live row
+    (``project_id``'s, if given); False if there is none to delete."""
+    expected = {'id': message_id}
     if project_id is not None:
-        where.append(MESSAGES.c.project_id == project_id)
+        expected['project_id'] = project_id
     now = timeutils.utcnow()
-    with session.writer.connection.using(context) as conn:
-        return conn.execute(MESSAGES.update().where(*where).values(
-            deleted=True, deleted_at=now, updated_at=now)).rowcount > 0
+    return db_api.conditional_update(
+        context, models.Message,
+        {'deleted': True, 'deleted_at': now, 'updated_at': now}, expected)

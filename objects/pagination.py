@@ -82,3 +82,18 @@ def paginate(context, table, query, limit=None, marker=None,
     if offset:
         query = query.offset(offset)
     return query
+
+
+def live_rows(context, table, scope=(), filters=None, limit=None,
+              marker=None, sort_keys=('created_at',), sort_dirs=('desc',),
+              offset=None):
+    """One page of ``table``'s rows not deleted, within ``scope`` (clauses
+    on ``table``: the caller's project; the marker is looked up within it
+    too), whose columns equal ``filters`` ({column: value})."""
+    query = sa.select(table).where(table.c.deleted == sa.false(), *scope)
+    for column, value in (filters or {}).items():
+        query = query.where(table.c[column] == value)
+    query = paginate(context, table, query, limit, marker, sort_keys,
+                     sort_dirs, offset, marker_scope=scope)
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(query).mappings().all()

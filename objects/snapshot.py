@@ -37,21 +37,14 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         """Snapshots not deleted; ``project_id``/``volume_id`` narrow the
         list, ``filters`` maps further columns to values; keyset paging as
         objects.pagination does it."""
-        table = cls.model.__table__
-        query = sa.select(table).where(table.c.deleted == sa.false())
-        scope = []
-        if project_id is not None:
-            scope.append(table.c.project_id == project_id)
-            query = query.where(*scope)
         if volume_id is not None:
-            query = query.where(table.c.volume_id == volume_id)
-        for column, value in (filters or {}).items():
-            query = query.where(table.c[column] == value)
-        query = pagination.paginate(context, table, query, limit, marker,
-                                    sort_keys, sort_dirs, offset,
-                                    marker_scope=scope)
-        with session.reader.connection.using(context) as conn:
-            rows = conn.execute(query).mappings().all()
+            filters = dict(filters or {}, volume_id=volume_id)
+        table = cls.model.__table__
+        scope = [] if project_id is None else [
+            table.c.project_id == project_id]
+        rows = pagination.live_rows(
+            context, table, scope, filters, limit, marker, sort_keys,
+            sort_dirs, offset)
         return [cls._from_row(context, row) for row in rows]
 
     @classmethod

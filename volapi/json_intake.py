@@ -3,7 +3,7 @@
 One parser, one nesting limit, one check for strings no database stores
 and one Content-Type check. What is wrong is a :class:`Refused`; each API
 words it in its own error format (``volapi.api.errors.refused_body``:
-Cinder's messages, ``volapi.placement.util.refused_body``: Placement's;
+Cinder's messages, ``volapi.placement.errors.refused_body``: Placement's;
 tests pin both).
 """
 import json

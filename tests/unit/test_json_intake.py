@@ -5,7 +5,7 @@ import webob.exc
 from tests import base
 from volapi.api import errors
 from volapi import json_intake
-from volapi.placement import util
+from volapi.placement import errors as placement_errors
 
 
 class TestParse(base.TestCase):
@@ -124,7 +124,7 @@ class TestEachApisWords(base.TestCase):
              "JSON does not validate: '\\\\ud800' is not valid Unicode (a "
              "lone surrogate)")]
         for body, header, cls, message in cases:
-            refusal = util.refused_body(
+            refusal = placement_errors.refused_body(
                 self._refusal(body, 'application/json' if header is None
                               else header))
             self.assertIsInstance(refusal, cls)

@@ -4,6 +4,7 @@ import fixtures
 from tests import base
 from volapi import context as volapi_context
 from volapi.placement import context
+from volapi.placement import errors
 from volapi.placement import policy
 
 
@@ -24,7 +25,7 @@ class TestPolicy(base.TestCase):
     def test_others_may_not(self):
         for roles in ([], ['member'], ['reader']):
             error = self.assertRaises(
-                policy.PolicyNotAuthorized, self.make(roles).can,
+                errors.PolicyNotAuthorized, self.make(roles).can,
                 'placement:allocations:manage')
             self.assertEqual('Policy does not allow '
                              'placement:allocations:manage to be performed.',
@@ -35,10 +36,10 @@ class TestPolicy(base.TestCase):
         # reshaping for services only.
         reader = self.make(['reader'])
         reader.can('placement:usages', target={'project_id': 'p'})
-        self.assertRaises(policy.PolicyNotAuthorized, reader.can,
+        self.assertRaises(errors.PolicyNotAuthorized, reader.can,
                           'placement:usages', target={'project_id': 'q'})
         self.make(['service']).can('placement:reshaper:reshape')
-        self.assertRaises(policy.PolicyNotAuthorized,
+        self.assertRaises(errors.PolicyNotAuthorized,
                           self.make(['admin']).can,
                           'placement:reshaper:reshape')
 
@@ -55,7 +56,7 @@ class TestPolicy(base.TestCase):
     def test_remembered_decision_is_per_credentials(self):
         action = 'placement:allocations:update'
         self.make(['admin']).can(action)
-        self.assertRaises(policy.PolicyNotAuthorized, self.make([]).can,
+        self.assertRaises(errors.PolicyNotAuthorized, self.make([]).can,
                           action)
         self.make(['admin']).can(action)
 
@@ -75,5 +76,5 @@ class TestPolicy(base.TestCase):
         policy.reset()
         self.config.set(group='oslo_policy', policy_file=path)
         self.make([]).can('placement:traits:list')
-        self.assertRaises(policy.PolicyNotAuthorized, self.make([]).can,
+        self.assertRaises(errors.PolicyNotAuthorized, self.make([]).can,
                           'placement:traits:update')

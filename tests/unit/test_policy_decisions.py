@@ -9,6 +9,7 @@ from oslo_policy import policy as oslo_policy
 from tests import base
 from volapi import context as volapi_context
 from volapi.placement import context as placement_context
+from volapi.placement import errors as placement_errors
 from volapi.placement import policy as placement_policy
 from volapi import policy_decisions
 
@@ -83,5 +84,5 @@ class PlacementPolicyFileTest(base.TestCase):
             f.write('"placement:traits:list": "role:admin"\n')
         later = os.stat(path).st_mtime + 100  # newer, whatever the clock
         os.utime(path, (later, later))
-        self.assertRaises(placement_policy.PolicyNotAuthorized, ctx.can,
+        self.assertRaises(placement_errors.PolicyNotAuthorized, ctx.can,
                           'placement:traits:list')

@@ -2,6 +2,8 @@
 links a view carries, as Cinder's api/common.py has them."""
 import urllib.parse
 
+from oslo_utils import strutils
+
 from volapi.api import errors
 from volapi import conf as volapi_conf
 from volapi import request_text
@@ -98,3 +100,25 @@ def next_link(request, collection, items, limit):
     return [{'rel': 'next', 'href': '%s/v3/%s/%s?%s' % (
         base_url(request), request.ctx.project_id, collection,
         urllib.parse.urlencode(params))}]
+
+
+def list_query(context, params, sort_columns, filter_columns,
+               default_dir='desc'):
+    """The arguments of an object's ``get_all`` for a list request's query
+    ``params``: ``project_id`` (None, every project, for an administrator
+    asking ``all_tenants``), ``filters``, the page and the order.
+    ``sort_columns``/``filter_columns`` map the parameters the list takes
+    to columns."""
+    limit, marker, offset = pagination_params(params)
+    keys, dirs = sort_params(params, default_dir=default_dir)
+    try:
+        sort_keys = [sort_columns[key] for key in keys]
+    except KeyError as e:
+        raise invalid_sort_key(e.args[0]) from None
+    filters = {filter_columns[key]: value for key, value in params.items()
+               if key in filter_columns}
+    all_tenants = context.is_admin and strutils.bool_from_string(
+        params.get('all_tenants', False))
+    return {'project_id': None if all_tenants else context.project_id,
+            'filters': filters, 'limit': limit, 'marker': marker,
+            'offset': offset, 'sort_keys': sort_keys, 'sort_dirs': dirs}

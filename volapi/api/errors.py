@@ -1,20 +1,25 @@
 """Errors of the volume API and their Cinder-compatible bodies.
 
-Controllers raise the classes below, or let the db
-layer's exceptions through; :func:`to_fault` turns any exception into the
-status, message and headers of a Cinder fault
-(``{"badRequest": {"code": 400, "message": "..."}}``). Nothing here knows
+Controllers raise the classes below, or let the exceptions of the layers
+below through (the db's, the volume service's, a refused claim's);
+:func:`to_fault` turns any exception into the status, message and headers
+of a Cinder fault (``{"badRequest": {"code": 400, "message": "..."}}``). Nothing here knows
 about pecan; ``hooks.FaultHook`` and the WSGI middlewares use it.
 """
 import json
 
+from oslo_config import cfg
 from oslo_log import log as logging
 import webob.exc
 
 from db import exceptions as db_exc
+from objects import quota
 from volapi import json_intake
 from volapi import outage
 from volapi import request_text
+from volapi.volume import api as volume_api
+from volapi.volume import claims
+from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
 
@@ -99,6 +104,19 @@ class NotImplementedYet(APIError):
     default_message = 'The requested function is not supported.'
 
 
+class WorkerUnavailable(APIError):
+    """No volume worker can serve the request now; it may succeed later."""
+    status = 503
+
+    def __init__(self, message):
+        super().__init__(message, headers={'Retry-After': str(
+            cfg.CONF.report_interval)})
+
+
+_BY_STATUS = {cls.status: cls for cls in (
+    BadRequest, Forbidden, NotFound, Conflict)}
+
+
 def refused_body(exc):
     """The APIError answering a body json_intake refused, in Cinder's
     words."""
@@ -119,14 +137,61 @@ def _capitalised(text):
     return text[:1].upper() + text[1:]
 
 
+def of_service(exc):
+    """The APIError for an exception of the volume service (a refused
+    transition or claim, a request it cannot serve, a worker failing);
+    None for any other exception."""
+    if isinstance(exc, engine.TransitionRefused):
+        error = _BY_STATUS.get(exc.transition.http_status, BadRequest)
+        return error('Invalid %s: %s' % (exc.what, exc))
+    if isinstance(exc, engine.NotAvailable):
+        # Cinder's answer to a method the request's version lacks.
+        return NotFound(str(exc))
+    if isinstance(exc, volume_api.InvalidRequest):
+        return BadRequest(str(exc))
+    if isinstance(exc, volume_api.ReferenceNotFound):
+        return NotFound(str(exc))
+    if isinstance(exc, volume_api.WorkerUnavailable):
+        return WorkerUnavailable(str(exc))
+    if isinstance(exc, volume_api.BackendError):
+        return APIError(str(exc))
+    if isinstance(exc, quota.OverQuota):
+        return over_limit(exc)
+    if isinstance(exc, claims.NoRoom):
+        # A pool without room: an extend or a snapshot goes where its
+        # volume is.
+        return BadRequest('Invalid volume: %s.' % exc)
+    return None
+
+
+def over_limit(exc):
+    """The API error for objects.quota.OverQuota ``exc``, in Cinder's
+    words (cinder.exception's quota errors): a 413 ``overLimit``."""
+    if exc.resource == 'gigabytes':
+        return OverLimit(
+            'Requested volume or snapshot exceeds allowed gigabytes quota. '
+            'Requested %(requested)sG, quota is %(quota)sG and '
+            '%(consumed)sG has been consumed.' % {
+                'requested': exc.requested, 'quota': exc.limit,
+                'consumed': exc.in_use})
+    if exc.resource == 'per_volume_gigabytes':
+        return OverLimit(
+            'Requested volume size %dG is larger than maximum allowed limit '
+            '%dG.' % (exc.requested, exc.limit))
+    if exc.resource == 'snapshots':
+        return OverLimit(
+            'Maximum number of snapshots allowed (%d) exceeded' % exc.limit)
+    return OverLimit(
+        "Maximum number of volumes allowed (%d) exceeded for quota '%s'."
+        % (exc.limit, exc.resource))
+
+
 def to_fault(exc):
     """(status, message, headers) for any exception."""
+    if not isinstance(exc, APIError):
+        exc = of_service(exc) or exc
     if isinstance(exc, APIError):
         return exc.status, exc.message, exc.headers
-    from volapi.api import quota_errors  # it builds on this module
-    claim_error = quota_errors.of_claim(exc)
-    if claim_error is not None:
-        return claim_error.status, claim_error.message, {}
     if isinstance(exc, db_exc.ConditionNotMet):
         # Cinder's Invalid* errors: "Invalid volume: <reason>", 400.
         return 400, 'Invalid %s: %s' % (exc.what, exc), {}

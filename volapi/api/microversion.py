@@ -27,24 +27,44 @@ SERVICE_TYPE = 'volume'
 HEADER = 'OpenStack-API-Version'
 ENVIRON_KEY = 'volapi.api_version'
 
-MIN_VERSION_STRING = '3.0'
-MAX_VERSION_STRING = '3.59'
 MIN_VERSION = microversion_parse.Version(3, 0)
 MAX_VERSION = microversion_parse.Version(3, 59)
+MIN_VERSION_STRING = str(MIN_VERSION)
+MAX_VERSION_STRING = str(MAX_VERSION)
 
-# Versions at which behaviour changes (named like Cinder's microversions.py).
+# The versions at which behaviour changes, named as in Cinder's
+# microversions.py; code compares the request's version with these, never
+# with a literal.
+VOLUME_LIST_BOOTABLE = (3, 2)
+MESSAGES = (3, 3)
+VOLUME_LIST_GLANCE_METADATA = (3, 4)
 VOLUME_SUMMARY = (3, 12)
 GROUP_VOLUME = (3, 13)
-VOLUME_LIST_GLANCE_METADATA = (3, 4)
+GROUP_SNAPSHOTS = (3, 14)
+VOLUME_MIGRATE_CLUSTER = (3, 16)
+VOLUME_DETAIL_PROVIDER_ID = (3, 21)
+VOLUME_DELETE_FORCE = (3, 23)
+WORKERS_CLEANUP = (3, 24)
+NEW_ATTACH = (3, 27)
 RESOURCE_FILTER = (3, 31)
 LIKE_FILTER = (3, 34)
 VOLUME_SUMMARY_METADATA = (3, 36)
+LIMITS_ADMIN_FILTER = (3, 39)
+SNAPSHOT_LIST_USER_ID = (3, 41)
+VOLUME_EXTEND_INUSE = (3, 42)
+NEW_ATTACH_COMPLETION = (3, 44)
 SUPPORT_COUNT_INFO = (3, 45)
 VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS = (3, 48)
 VOLUME_TYPE_EXTRA_SPECS_FILTER = (3, 52)
 SUPPORT_VOLUME_SCHEMA_CHANGES = (3, 53)
-VOLUME_DELETE_FORCE = (3, 23)
-VOLUME_MIGRATE_CLUSTER = (3, 16)
+ATTACHMENT_CREATE_MODE_ARG = (3, 54)
+
+
+def prior(version):
+    """The version just before ``version`` (a 3.x tuple): the last one
+    without the change it names."""
+    major, minor = version
+    return major, minor - 1
 
 
 class VersionError(Exception):

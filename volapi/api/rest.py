@@ -1,5 +1,6 @@
 """What every volume API controller uses: the request class, the JSON
-responder and the hook that turns exceptions into Cinder faults.
+responder, the per-method dispatch and collection bases, and the hook that
+turns exceptions into Cinder faults.
 
 Controllers are plain pecan object-dispatch classes (no RestController, no
 templates: both cost per request). A handler returns a dict (or None) and
@@ -101,6 +102,38 @@ def json(status=200):
             return respond(handler(*args, **kwargs), status)
         return wrapper
     return decorator
+
+
+def by_method():
+    """A pecan generic handler for one path: ``@handler.when(method=...)``
+    names the handler of each method; any other method is a 405. Each
+    path gets its own (``index = rest.by_method()``)."""
+    @pecan.expose(generic=True)
+    def refuse(self, *args, **kwargs):
+        raise errors.MethodNotAllowed()
+    return refuse
+
+
+class Collection:
+    """A controller whose next path segment names a member: the
+    subclass's ``member(segment)`` makes the controller serving it."""
+
+    @pecan.expose()
+    def _lookup(self, segment, *remainder):
+        return self.member(segment), remainder
+
+
+class Listing(Collection):
+    """A Collection with Cinder's two lists, ``GET .../`` (the subclass
+    routes it) and ``GET .../detail``: the subclass's ``listed(detailed)``
+    answers both."""
+
+    detail = by_method()
+
+    @detail.when(method='GET')
+    @json(200)
+    def get_detail(self, **params):
+        return self.listed(detailed=True)
 
 
 class FaultHook(hooks.PecanHook):

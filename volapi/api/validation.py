@@ -3,8 +3,10 @@
 
 Use on a handler (after ``@rest.json``)::
 
-    @validation.schema(schemas.create, min_version='3.53')
-    @validation.schema(schemas.create_v30, max_version='3.52')
+    @validation.schema(schemas.create,
+                       min_version=mv.SUPPORT_VOLUME_SCHEMA_CHANGES)
+    @validation.schema(schemas.create_v30,
+                       max_version=mv.prior(mv.SUPPORT_VOLUME_SCHEMA_CHANGES))
     def create(self, body): ...
 
 The handler gets the parsed body as ``body=``; a decorator whose version

@@ -30,7 +30,7 @@ Errors
     ``{"errors": [{"status", "title", "detail", "code", "request_id"}]}``
     (code only from 1.23; ``placement.undefined_code`` when none is given).
     ``objects.placement.exception.NotFound`` escaping a handler is a 404,
-    ``policy.PolicyNotAuthorized`` a 403; anything else is a bug and a 500.
+    ``errors.PolicyNotAuthorized`` a 403; anything else is a bug and a 500.
 
 Validating input
     ``data = util.extract_json(req.body, schema)`` (400 "Malformed JSON" /
@@ -43,8 +43,8 @@ The context
     ``req.context`` (also ``req.environ['placement.context']``) is a
     ``volapi.placement.context.RequestContext``, a
     ``volapi.context.RequestContext``: pass it to ``db``/``objects``.
-    Check policy first: ``req.context.can('placement:allocations:list')``
-    (rule names in ``policy.py``). ``req.context.config`` is the ConfigOpts.
+    Check policy first: ``req.context.can(policies.ALLOCATIONS_LIST)``
+    (rule names in ``volapi/policies/placement.py``). ``req.context.config`` is the ConfigOpts.
 
 The application
     ``wsgi.setup_app(conf)`` (WSGI servers: ``volapi.wsgi.placement``);

@@ -2,7 +2,8 @@
 
 It is a ``volapi.context.RequestContext`` (so it carries enginefacade
 transactions to ``db``) that also knows the configuration and can check
-policy: ``context.can('placement:resource_providers:list')``.
+policy: ``context.can(policies.RESOURCE_PROVIDERS_LIST)`` (the names in
+volapi.policies.placement).
 """
 from volapi import context as volapi_context
 from volapi.placement import policy
@@ -15,7 +16,7 @@ class RequestContext(volapi_context.RequestContext):
         self.config = config
 
     def can(self, action, target=None):
-        """Raise policy.PolicyNotAuthorized (403) unless allowed."""
+        """Raise errors.PolicyNotAuthorized (403) unless allowed."""
         policy.authorize(self.config, self, action, target)
 
 

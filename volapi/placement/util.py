@@ -111,21 +111,9 @@ def extract_json(body, schema):
     try:
         data = json_intake.read(body, constants=False)
     except json_intake.Refused as exc:
-        raise refused_body(exc) from None
+        raise errors.refused_body(exc) from None
     validate(data, schema, 'JSON does not validate: %s')
     return data
-
-
-def refused_body(exc):
-    """The webob error answering a body json_intake refused, in
-    Placement's words."""
-    if isinstance(exc, json_intake.UnsupportedMediaType):
-        return webob.exc.HTTPUnsupportedMediaType(
-            'The media type %s is not supported, use %s'
-            % (exc.media_type or 'None', json_intake.JSON_MEDIA_TYPE))
-    if isinstance(exc, json_intake.Malformed):
-        return webob.exc.HTTPBadRequest('Malformed JSON: %s' % exc)
-    return webob.exc.HTTPBadRequest('JSON does not validate: %s' % exc)
 
 
 _validators = {}
@@ -181,7 +169,7 @@ def require_json(fn):
         try:
             json_intake.require_json(req.content_type)
         except json_intake.UnsupportedMediaType as exc:
-            raise refused_body(exc) from None
+            raise errors.refused_body(exc) from None
         return fn(req, *args, **kwargs)
     return wrapper
 
@@ -204,9 +192,15 @@ def check_accept(*types):
 def send_json(req, data, status=200, last_modified=None):
     """Fill in ``req.response`` with ``data`` as JSON. From 1.15 it carries
     ``cache-control: no-cache`` and ``last-modified`` (now if not given)."""
+    return send_json_text(req, json.dumps(data).encode('utf-8'), status,
+                          last_modified)
+
+
+def send_json_text(req, text, status=200, last_modified=None):
+    """send_json for a body already encoded (``text``: bytes)."""
     response = req.response
     response.status = status
-    response.body = json.dumps(data).encode('utf-8')
+    response.body = text
     response.content_type = 'application/json'
     set_modified(req, last_modified)
     return response

@@ -17,9 +17,9 @@ import webob.exc
 from objects.placement import exception as placement_exc
 from volapi.placement import auth
 from volapi.placement import context as placement_context
+from volapi.placement import errors
 from volapi.placement import handler
 from volapi.placement import microversion
-from volapi.placement import policy
 from volapi.placement import util
 from volapi.middleware import stack
 from volapi import outage
@@ -92,7 +92,7 @@ class PlacementApplication:
             return fn(util.PlacementRequest(environ)), True
         except webob.exc.HTTPException as exc:
             return util.as_error_response(exc, environ), True
-        except policy.PolicyNotAuthorized as exc:
+        except errors.PolicyNotAuthorized as exc:
             return util.as_error_response(
                 webob.exc.HTTPForbidden(exc.format_message()), environ), False
         except placement_exc.NotFound as exc:

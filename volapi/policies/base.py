@@ -1,10 +1,13 @@
 """The rules other rules are written with."""
 from oslo_policy import policy
 
-RULE_ADMIN_API = 'rule:admin_api'
-RULE_ADMIN_OR_OWNER = 'rule:admin_or_owner'
-
 CONTEXT_IS_ADMIN = 'context_is_admin'
+ADMIN_API = 'admin_api'
+ADMIN_OR_OWNER = 'admin_or_owner'
+RULE_CONTEXT_IS_ADMIN = 'rule:' + CONTEXT_IS_ADMIN
+RULE_ADMIN_API = 'rule:' + ADMIN_API
+RULE_ADMIN_OR_OWNER = 'rule:' + ADMIN_OR_OWNER
+
 # The projects' own rules apply to project-scoped tokens (as Cinder's).
 SCOPE_TYPES = ['project']
 
@@ -12,10 +15,10 @@ rules = [
     # Checked once per request: its answer is the context's is_admin.
     policy.RuleDefault(CONTEXT_IS_ADMIN, 'role:admin',
                        'Decides who is an administrator.'),
-    policy.RuleDefault('admin_api', 'rule:context_is_admin',
+    policy.RuleDefault(ADMIN_API, RULE_CONTEXT_IS_ADMIN,
                        'Administrators only.'),
-    policy.RuleDefault('admin_or_owner',
-                       'rule:context_is_admin or project_id:%(project_id)s',
+    policy.RuleDefault(ADMIN_OR_OWNER,
+                       RULE_CONTEXT_IS_ADMIN + ' or project_id:%(project_id)s',
                        'Administrators or members of the owning project.'),
 ]
 

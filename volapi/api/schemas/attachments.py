@@ -1,6 +1,5 @@
 """Bodies of the attachments API (3.27+)."""
 from volapi.api.schemas import parameter_types as types
-from volapi.api.schemas import volume_actions
 
 # os-brick's connector properties: text, flags, small numbers, lists of
 # text (wwpns...). host and mountpoint are written to columns of their own;
@@ -25,38 +24,24 @@ connector = {
     'maxSerializedLength': 16384,
 }
 
-create = {
+create = types.single_key('attachment', {
     'type': 'object',
     'properties': {
-        'attachment': {
-            'type': 'object',
-            'properties': {
-                'volume_uuid': volume_actions.uuid,
-                'instance_uuid': volume_actions.uuid,
-                'connector': {'oneOf': [{'type': 'null'}, connector]},
-                'mode': {'type': 'string', 'enum': ['rw', 'ro']},
-            },
-            'required': ['volume_uuid', 'instance_uuid'],
-            'additionalProperties': False,
-        },
+        'volume_uuid': types.hex_uuid,
+        'instance_uuid': types.hex_uuid,
+        'connector': {'oneOf': [{'type': 'null'}, connector]},
+        'mode': {'type': 'string', 'enum': ['rw', 'ro']},
     },
-    'required': ['attachment'],
+    'required': ['volume_uuid', 'instance_uuid'],
     'additionalProperties': False,
-}
+})
 
-update = {
+update = types.single_key('attachment', {
     'type': 'object',
-    'properties': {
-        'attachment': {
-            'type': 'object',
-            'properties': {'connector': connector},
-            'required': ['connector'],
-            'additionalProperties': False,
-        },
-    },
-    'required': ['attachment'],
+    'properties': {'connector': connector},
+    'required': ['connector'],
     'additionalProperties': False,
-}
+})
 
 # POST /attachments/{id}/action: {"os-complete": null}
 complete = {'type': ['null', 'object'], 'additionalProperties': False}

@@ -4,14 +4,25 @@ DB_MAX_INT = 0x7FFFFFFF
 
 name = {'type': 'string', 'minLength': 1, 'maxLength': 255}
 
-optional_name = {'type': ['string', 'null'], 'minLength': 0,
+# Text of a column (255 characters), or null; the second not ''.
+optional_text = {'type': ['string', 'null'], 'minLength': 0,
                  'maxLength': 255}
+optional_nonempty_text = {'type': ['string', 'null'], 'minLength': 1,
+                          'maxLength': 255}
 
-description = {'type': ['string', 'null'], 'minLength': 0,
-               'maxLength': 255}
+optional_name = optional_text
+
+description = optional_text
 
 optional_uuid = {'oneOf': [{'type': 'null'},
                            {'type': 'string', 'format': 'uuid'}]}
+
+# A UUID with or without its dashes, checked by pattern (as Cinder's
+# actions and attachments do).
+hex_uuid = {'type': 'string',
+            'pattern': '^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
+                       '[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$'}
+optional_hex_uuid = {'oneOf': [{'type': 'null'}, hex_uuid]}
 
 boolean = {'type': ['boolean', 'string'],
            'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on',
@@ -38,5 +49,10 @@ key_value_pairs = {
 
 key_value_pairs_allow_null = dict(key_value_pairs, type=['object', 'null'])
 
-availability_zone = {'type': ['string', 'null'], 'minLength': 1,
-                     'maxLength': 255}
+availability_zone = optional_nonempty_text
+
+
+def single_key(key, schema):
+    """An object holding ``key`` (as ``schema``) and nothing else."""
+    return {'type': 'object', 'properties': {key: schema},
+            'required': [key], 'additionalProperties': False}

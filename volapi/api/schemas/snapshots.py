@@ -2,49 +2,35 @@
 from volapi.api.schemas import parameter_types as types
 from volapi.api.schemas import volume_actions
 
-create = {
+create = types.single_key('snapshot', {
     'type': 'object',
     'properties': {
-        'snapshot': {
-            'type': 'object',
-            'properties': {
-                'volume_id': volume_actions.uuid,
-                'force': types.boolean,
-                'name': types.optional_name,
-                'display_name': types.optional_name,
-                'description': types.description,
-                'display_description': types.description,
-                'metadata': types.key_value_pairs_allow_null,
-            },
-            'required': ['volume_id'],
-            'additionalProperties': False,
-        },
+        'volume_id': types.hex_uuid,
+        'force': types.boolean,
+        'name': types.optional_name,
+        'display_name': types.optional_name,
+        'description': types.description,
+        'display_description': types.description,
+        'metadata': types.key_value_pairs_allow_null,
     },
-    'required': ['snapshot'],
+    'required': ['volume_id'],
     'additionalProperties': False,
-}
+})
 
-update = {
+update = types.single_key('snapshot', {
     'type': 'object',
     'properties': {
-        'snapshot': {
-            'type': 'object',
-            'properties': {
-                'name': types.optional_name,
-                'display_name': types.optional_name,
-                'description': types.description,
-                'display_description': types.description,
-            },
-            'anyOf': [{'required': ['name']},
-                      {'required': ['display_name']},
-                      {'required': ['description']},
-                      {'required': ['display_description']}],
-            'additionalProperties': False,
-        },
+        'name': types.optional_name,
+        'display_name': types.optional_name,
+        'description': types.description,
+        'display_description': types.description,
     },
-    'required': ['snapshot'],
+    'anyOf': [{'required': ['name']},
+              {'required': ['display_name']},
+              {'required': ['description']},
+              {'required': ['display_description']}],
     'additionalProperties': False,
-}
+})
 
 # POST /snapshots/{id}/action arguments. The status is checked, in any
 # case, against transitions.SNAPSHOT_RESET_STATUSES by the controller, as

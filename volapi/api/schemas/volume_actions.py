@@ -3,27 +3,17 @@ under the action's key)."""
 from volapi.api.schemas import parameter_types as types
 from volapi.volume.transitions import table
 
-uuid = {'type': 'string',
-        'pattern': '^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?'
-                   '[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$'}
-optional_uuid = {'oneOf': [{'type': 'null'}, uuid]}
-
 # os-reserve and friends take no arguments; cinderclient sends null.
 no_arguments = {'type': ['null', 'object'], 'additionalProperties': False}
 
-extend = {
-    'type': 'object',
-    'properties': {'new_size': types.volume_size},
-    'required': ['new_size'],
-    'additionalProperties': False,
-}
+extend = types.single_key('new_size', types.volume_size)
 
 attach = {
     'type': 'object',
     'properties': {
-        'instance_uuid': uuid,
-        'host_name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
-        'mountpoint': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'instance_uuid': types.hex_uuid,
+        'host_name': types.name,
+        'mountpoint': types.name,
         'mode': {'type': 'string', 'enum': ['rw', 'ro']},
     },
     'required': ['mountpoint'],
@@ -33,7 +23,7 @@ attach = {
 
 detach = {
     'type': ['null', 'object'],
-    'properties': {'attachment_id': optional_uuid},
+    'properties': {'attachment_id': types.optional_hex_uuid},
     'additionalProperties': False,
 }
 
@@ -54,7 +44,7 @@ reset_status = {
 retype = {
     'type': 'object',
     'properties': {
-        'new_type': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'new_type': types.name,
         'migration_policy': {'type': ['string', 'null'],
                              'enum': ['on-demand', 'never', None]},
     },
@@ -65,7 +55,7 @@ retype = {
 # Before 3.16 the destination is required; from 3.16 it may be null (the
 # scheduler chooses) and ``cluster`` may name it instead.
 _MIGRATE_PROPERTIES = {
-    'host': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    'host': types.name,
     'force_host_copy': types.boolean,
     'lock_volume': types.boolean,
 }
@@ -87,16 +77,11 @@ migrate_volume_v316 = {
 migrate_volume_completion = {
     'type': 'object',
     'properties': {
-        'new_volume': uuid,
+        'new_volume': types.hex_uuid,
         'error': {'type': ['string', 'null', 'boolean']},
     },
     'required': ['new_volume'],
     'additionalProperties': False,
 }
 
-update_readonly_flag = {
-    'type': 'object',
-    'properties': {'readonly': types.boolean},
-    'required': ['readonly'],
-    'additionalProperties': False,
-}
+update_readonly_flag = types.single_key('readonly', types.boolean)

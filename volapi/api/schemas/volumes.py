@@ -17,8 +17,7 @@ create = {
                 'description': types.description,
                 'display_name': types.optional_name,
                 'display_description': types.description,
-                'volume_type': {'type': ['string', 'null'], 'minLength': 0,
-                                'maxLength': 255},
+                'volume_type': types.optional_text,
                 'metadata': types.key_value_pairs_allow_null,
                 'snapshot_id': types.optional_uuid,
                 'source_volid': types.optional_uuid,
@@ -26,12 +25,9 @@ create = {
                 'size': types.volume_size_allows_null,
                 'availability_zone': types.availability_zone,
                 'multiattach': types.optional_boolean,
-                'image_id': {'type': ['string', 'null'], 'minLength': 0,
-                             'maxLength': 255},
-                'imageRef': {'type': ['string', 'null'], 'minLength': 0,
-                             'maxLength': 255},
-                'group_id': {'type': ['string', 'null'], 'minLength': 0,
-                             'maxLength': 255},
+                'image_id': types.optional_text,
+                'imageRef': types.optional_text,
+                'group_id': types.optional_text,
                 'backup_id': types.optional_uuid,
             },
             'additionalProperties': True,
@@ -45,24 +41,17 @@ create = {
 create_v353 = copy.deepcopy(create)
 create_v353['properties']['volume']['additionalProperties'] = False
 
-update = {
+update = types.single_key('volume', {
     'type': 'object',
     'properties': {
-        'volume': {
-            'type': 'object',
-            'properties': {
-                'name': types.optional_name,
-                'description': types.description,
-                'display_name': types.optional_name,
-                'display_description': types.description,
-                'metadata': types.key_value_pairs,
-            },
-            'additionalProperties': False,
-        },
+        'name': types.optional_name,
+        'description': types.description,
+        'display_name': types.optional_name,
+        'display_description': types.description,
+        'metadata': types.key_value_pairs,
     },
-    'required': ['volume'],
     'additionalProperties': False,
-}
+})
 
 update_v353 = copy.deepcopy(update)
 update_v353['properties']['volume']['anyOf'] = [
@@ -70,19 +59,7 @@ update_v353['properties']['volume']['anyOf'] = [
     {'required': ['display_name']}, {'required': ['display_description']},
     {'required': ['metadata']}]
 
-metadata = {
-    'type': 'object',
-    'properties': {'metadata': types.key_value_pairs},
-    'required': ['metadata'],
-    'additionalProperties': False,
-}
+metadata = types.single_key('metadata', types.key_value_pairs)
 
-metadata_item = {
-    'type': 'object',
-    'properties': {
-        'meta': dict(types.key_value_pairs, minProperties=1,
-                     maxProperties=1),
-    },
-    'required': ['meta'],
-    'additionalProperties': False,
-}
+metadata_item = types.single_key('meta', dict(
+    types.key_value_pairs, minProperties=1, maxProperties=1))

@@ -12,23 +12,19 @@ Each change is a compare-and-swap of the volume row together with the
 attachment row, in one transaction.
 """
 import pecan
-from oslo_utils import strutils
 
 from volapi.api import common
 from volapi.api import errors
+from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import attachments as schemas
-from volapi.api.v3 import service_errors
 from volapi.api.views import attachments as views
 from volapi.policies import volume_actions as policies
 from volapi.volume import attachments as attachment_api
 import objects
 
-MIN_VERSION = (3, 27)
-COMPLETE_VERSION = (3, 44)
-MODE_VERSION = (3, 54)
 # Query parameter -> column, for filters and sort keys.
 FILTERS = {'volume_id': 'volume_id', 'status': 'attach_status',
            'attach_status': 'attach_status', 'instance_id': 'instance_uuid'}
@@ -63,10 +59,12 @@ class AttachmentController:
     def __init__(self, attachment_id):
         self.attachment_id = attachment_id
 
-    @pecan.expose(generic=True)
+    index = rest.by_method()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self, **params):
-        _require(MIN_VERSION)
+    def show(self, **params):
+        _require(mv.NEW_ATTACH)
         context = pecan.request.ctx
         attachment, _volume = _get(context, self.attachment_id,
                                    policies.ATTACHMENT_GET)
@@ -76,104 +74,86 @@ class AttachmentController:
     @rest.json(200)
     @validation.schema(schemas.update)
     def update(self, body, **params):
-        _require(MIN_VERSION)
+        _require(mv.NEW_ATTACH)
         context = pecan.request.ctx
-        with service_errors.translated():
-            attachment = attachment_api.update(
-                context, self.attachment_id, body['attachment']['connector'],
-                version=pecan.request.api_version,
-                authorize=_authorizer(context, policies.ATTACHMENT_UPDATE))
+        attachment = attachment_api.update(
+            context, self.attachment_id, body['attachment']['connector'],
+            version=pecan.request.api_version,
+            authorize=_authorizer(context, policies.ATTACHMENT_UPDATE))
         return views.show(attachment)
 
     @index.when(method='DELETE')
     @rest.json(200)
     def delete(self, **params):
-        _require(MIN_VERSION)
+        _require(mv.NEW_ATTACH)
         context = pecan.request.ctx
-        with service_errors.translated():
-            remaining = attachment_api.delete(
-                context, self.attachment_id,
-                version=pecan.request.api_version,
-                authorize=_authorizer(context, policies.ATTACHMENT_DELETE))
+        remaining = attachment_api.delete(
+            context, self.attachment_id,
+            version=pecan.request.api_version,
+            authorize=_authorizer(context, policies.ATTACHMENT_DELETE))
         return views.collection(remaining)
 
     @pecan.expose()
     @rest.json(204)
     def action(self, **params):
         name, argument = validation.parse_action(pecan.request)
-        _require(MIN_VERSION)
+        _require(mv.NEW_ATTACH)
         if name != 'os-complete':
             raise common.no_such_action(name)
-        _require(COMPLETE_VERSION)
+        _require(mv.NEW_ATTACH_COMPLETION)
         validation.validate(schemas.complete, argument)
         context = pecan.request.ctx
-        with service_errors.translated():
-            attachment_api.complete(
-                context, self.attachment_id,
-                version=pecan.request.api_version,
-                authorize=_authorizer(context, policies.ATTACHMENT_COMPLETE))
+        attachment_api.complete(
+            context, self.attachment_id,
+            version=pecan.request.api_version,
+            authorize=_authorizer(context, policies.ATTACHMENT_COMPLETE))
 
 
-class AttachmentsController:
+class AttachmentsController(rest.Listing):
     """/attachments, /attachments/detail and /attachments/{id}"""
 
-    @pecan.expose(generic=True)
-    @rest.json(200)
-    def index(self, **params):
-        return _list(detailed=False)
+    index = rest.by_method()
 
-    @pecan.expose()
+    @index.when(method='GET')
     @rest.json(200)
-    def detail(self, **params):
-        if pecan.request.method != 'GET':
-            raise errors.MethodNotAllowed()
-        return _list(detailed=True)
+    def get_all(self, **params):
+        return self.listed(detailed=False)
+
+    @staticmethod
+    def listed(detailed):
+        return _list(detailed)
 
     @index.when(method='POST')
     @rest.json(200)
     @validation.schema(schemas.create)
     def create(self, body, **params):
-        _require(MIN_VERSION)
+        _require(mv.NEW_ATTACH)
         request = pecan.request
         context = request.ctx
         spec = body['attachment']
-        mode = spec.get('mode') if request.api_version >= MODE_VERSION \
-            else None
+        mode = spec.get('mode') \
+            if request.api_version >= mv.ATTACHMENT_CREATE_MODE_ARG else None
 
         def authorize(volume):
             policy.authorize(context, policies.ATTACHMENT_CREATE,
                              {'project_id': volume.project_id})
 
-        with service_errors.translated():
-            attachment = attachment_api.create(
-                context, spec['volume_uuid'], spec['instance_uuid'],
-                connector=spec.get('connector'), mode=mode,
-                version=request.api_version, authorize=authorize)
+        attachment = attachment_api.create(
+            context, spec['volume_uuid'], spec['instance_uuid'],
+            connector=spec.get('connector'), mode=mode,
+            version=request.api_version, authorize=authorize)
         return views.show(attachment)
 
-    @pecan.expose()
-    def _lookup(self, attachment_id, *remainder):
-        return AttachmentController(attachment_id), remainder
+    def member(self, attachment_id):
+        return AttachmentController(attachment_id)
 
 
 def _list(detailed):
-    _require(MIN_VERSION)
+    _require(mv.NEW_ATTACH)
     request = pecan.request
     context = request.ctx
     policy.authorize(context, policies.ATTACHMENT_GET)
-    params = request.GET
-    limit, marker, offset = common.pagination_params(params)
-    keys, dirs = common.sort_params(params, default_dir='asc')
-    try:
-        sort_keys = [SORT_KEYS[key] for key in keys]
-    except KeyError as e:
-        raise common.invalid_sort_key(e.args[0]) from None
-    filters = {FILTERS[key]: value for key, value in params.items()
-               if key in FILTERS}
-    all_tenants = context.is_admin and strutils.bool_from_string(
-        params.get('all_tenants', False))
     attachments = objects.VolumeAttachment.get_all(
-        context, project_id=None if all_tenants else context.project_id,
-        filters=filters, limit=limit, marker=marker, offset=offset,
-        sort_keys=sort_keys, sort_dirs=dirs)
+        context, **common.list_query(context, request.GET, SORT_KEYS,
+                                     FILTERS, default_dir='asc'))
     return views.collection(attachments, detailed)

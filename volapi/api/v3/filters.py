@@ -140,7 +140,7 @@ def _typed(name, column, value):
 
 
 def _bootable(value, version):
-    if version >= (3, 2):
+    if version >= mv.VOLUME_LIST_BOOTABLE:
         try:
             return strutils.bool_from_string(value, strict=True)
         except ValueError:

@@ -12,13 +12,13 @@ import pecan
 from oslo_config import cfg
 
 from objects import quota
+from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.policies import limits as policies
 
 CONF = cfg.CONF
 UNLIMITED = -1
-PROJECT_FILTER_VERSION = (3, 39)
 
 
 def _absolute(limits, usage):
@@ -45,7 +45,7 @@ class LimitsController:
         context = request.ctx
         project_id = context.project_id
         # Like Cinder: before 3.39 the parameter (as any other) is ignored.
-        if request.api_version_matches(PROJECT_FILTER_VERSION):
+        if request.api_version_matches(mv.LIMITS_ADMIN_FILTER):
             project_id = params.get('project_id') or project_id
         policy.authorize(context, policies.USED_LIMITS,
                          {'project_id': project_id})

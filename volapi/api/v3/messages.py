@@ -5,17 +5,20 @@ import pecan
 
 from objects import message
 from volapi.api import errors
+from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.policies import messages as policies
 
-MIN_VERSION = (3, 3)
-
 
 def _check_version(request):
-    if request.api_version < MIN_VERSION:
+    if request.api_version < mv.MESSAGES:
         raise errors.NotFound('API version %d.%d is not supported on this '
                               'method.' % tuple(request.api_version)[:2])
+
+
+def _not_found(message_id):
+    return errors.NotFound('Message %s could not be found.' % message_id)
 
 
 def _view(request, row):
@@ -45,9 +48,7 @@ class MessageController:
     def __init__(self, message_id):
         self.message_id = message_id
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     def _authorized(self, rule):
         """(request, the message row) once ``rule`` allows the caller."""
@@ -56,8 +57,7 @@ class MessageController:
         context = request.ctx
         row = message.get(context, self.message_id, _scope(context))
         if row is None:
-            raise errors.NotFound('Message %s could not be found.'
-                                  % self.message_id)
+            raise _not_found(self.message_id)
         policy.authorize(context, rule, {'project_id': row['project_id']})
         return request, row
 
@@ -71,14 +71,14 @@ class MessageController:
     @rest.json(204)
     def delete(self):
         request, _row = self._authorized(policies.DELETE)
-        message.delete(request.ctx, self.message_id, _scope(request.ctx))
+        if not message.delete(request.ctx, self.message_id,
+                              _scope(request.ctx)):
+            raise _not_found(self.message_id)  # deleted meanwhile
 
 
-class MessagesController:
+class MessagesController(rest.Collection):
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -91,6 +91,5 @@ class MessagesController:
         rows = message.get_all(context, _scope(context))
         return {'messages': [_view(request, row) for row in rows]}
 
-    @pecan.expose()
-    def _lookup(self, message_id, *remainder):
-        return MessageController(message_id), remainder
+    def member(self, message_id):
+        return MessageController(message_id)

@@ -75,9 +75,7 @@ class QuotaSetController:
     def __init__(self, project_id):
         self.project_id = project_id
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -129,12 +127,12 @@ class QuotaSetController:
         quota.delete_limits(context, quota.PROJECT, self.project_id)
         return {}
 
-    @pecan.expose()
+    defaults = rest.by_method()
+
+    @defaults.when(method='GET')
     @rest.json(200)
-    def defaults(self, **params):
+    def get_defaults(self, **params):
         request = pecan.request
-        if request.method != 'GET':
-            raise errors.MethodNotAllowed()
         context = request.ctx
         policy.authorize(context, policies.SHOW,
                          {'project_id': self.project_id})
@@ -143,11 +141,10 @@ class QuotaSetController:
         return {'quota_set': body}
 
 
-class QuotaSetsController:
+class QuotaSetsController(rest.Collection):
 
-    @pecan.expose()
-    def _lookup(self, project_id, *remainder):
-        return QuotaSetController(project_id), remainder
+    def member(self, project_id):
+        return QuotaSetController(project_id)
 
 
 class QuotaClassSetController:
@@ -155,9 +152,7 @@ class QuotaClassSetController:
     def __init__(self, class_name):
         self.class_name = class_name
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -181,8 +176,7 @@ class QuotaClassSetController:
                                                       self.class_name)}
 
 
-class QuotaClassSetsController:
+class QuotaClassSetsController(rest.Collection):
 
-    @pecan.expose()
-    def _lookup(self, class_name, *remainder):
-        return QuotaClassSetController(class_name), remainder
+    def member(self, class_name):
+        return QuotaClassSetController(class_name)

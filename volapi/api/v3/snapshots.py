@@ -11,12 +11,11 @@ import pecan
 from oslo_utils import strutils
 
 from volapi.api import common
-from volapi.api import errors
+from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import snapshots as schemas
-from volapi.api.v3 import service_errors
 from volapi.api.views import snapshots as views
 from volapi.policies import snapshots as policies
 from volapi.volume import snapshots as snapshot_api
@@ -59,9 +58,11 @@ class SnapshotController:
     def __init__(self, snapshot_id):
         self.snapshot_id = snapshot_id
 
-    @pecan.expose(generic=True)
+    index = rest.by_method()
+
+    @index.when(method='GET')
     @rest.json(200)
-    def index(self, **params):
+    def show(self, **params):
         context = pecan.request.ctx
         return _show(context, _get(context, self.snapshot_id, policies.GET))
 
@@ -77,21 +78,19 @@ class SnapshotController:
         if 'description' in spec or 'display_description' in spec:
             values['display_description'] = _text(spec, 'description',
                                                   'display_description')
-        with service_errors.translated():
-            snapshot = snapshot_api.update(
-                context, self.snapshot_id, values,
-                _authorizer(context, policies.UPDATE))
+        snapshot = snapshot_api.update(
+            context, self.snapshot_id, values,
+            _authorizer(context, policies.UPDATE))
         return _show(context, snapshot)
 
     @index.when(method='DELETE')
     @rest.json(202)
     def delete(self, **params):
         context = pecan.request.ctx
-        with service_errors.translated():
-            snapshot_api.delete(context, self.snapshot_id,
-                                version=pecan.request.api_version,
-                                authorize=_authorizer(context,
-                                                      policies.DELETE))
+        snapshot_api.delete(context, self.snapshot_id,
+                            version=pecan.request.api_version,
+                            authorize=_authorizer(context,
+                                                  policies.DELETE))
 
     @pecan.expose()
     def action(self):
@@ -104,10 +103,9 @@ class SnapshotController:
         schema, rule, handler = action
         validation.validate(schema, argument)
         context = pecan.request.ctx
-        with service_errors.translated():
-            handler(context, self.snapshot_id, argument,
-                    version=pecan.request.api_version,
-                    authorize=_authorizer(context, rule))
+        handler(context, self.snapshot_id, argument,
+                version=pecan.request.api_version,
+                authorize=_authorizer(context, rule))
         return rest.respond(None, 202)
 
 
@@ -129,20 +127,19 @@ _ACTIONS = {
 }
 
 
-class SnapshotsController:
+class SnapshotsController(rest.Listing):
     """/snapshots, /snapshots/detail and /snapshots/{snapshot_id}"""
 
-    @pecan.expose(generic=True)
-    @rest.json(200)
-    def index(self, **params):
-        return _list(detailed=False)
+    index = rest.by_method()
 
-    @pecan.expose()
+    @index.when(method='GET')
     @rest.json(200)
-    def detail(self, **params):
-        if pecan.request.method != 'GET':
-            raise errors.MethodNotAllowed()
-        return _list(detailed=True)
+    def get_all(self, **params):
+        return self.listed(detailed=False)
+
+    @staticmethod
+    def listed(detailed):
+        return _list(detailed)
 
     @index.when(method='POST')
     @rest.json(202)
@@ -153,20 +150,18 @@ class SnapshotsController:
         spec = body['snapshot']
         force = strutils.bool_from_string(spec.get('force', False),
                                           strict=True)
-        with service_errors.translated():
-            snapshot = snapshot_api.create(
-                context, spec['volume_id'],
-                name=_text(spec, 'name', 'display_name'),
-                description=_text(spec, 'description',
-                                  'display_description'),
-                force=force, metadata=spec.get('metadata'),
-                version=request.api_version,
-                authorize=_authorizer(context, policies.CREATE))
+        snapshot = snapshot_api.create(
+            context, spec['volume_id'],
+            name=_text(spec, 'name', 'display_name'),
+            description=_text(spec, 'description',
+                              'display_description'),
+            force=force, metadata=spec.get('metadata'),
+            version=request.api_version,
+            authorize=_authorizer(context, policies.CREATE))
         return _show(context, snapshot)
 
-    @pecan.expose()
-    def _lookup(self, snapshot_id, *remainder):
-        return SnapshotController(snapshot_id), remainder
+    def member(self, snapshot_id):
+        return SnapshotController(snapshot_id)
 
 
 def _list(detailed):
@@ -174,25 +169,14 @@ def _list(detailed):
     context = request.ctx
     policy.authorize(context, policies.GET_ALL)
     params = request.GET
-    limit, marker, offset = common.pagination_params(params)
-    keys, dirs = common.sort_params(params)
-    try:
-        sort_keys = [SORT_KEYS[key] for key in keys]
-    except KeyError as e:
-        raise common.invalid_sort_key(e.args[0]) from None
-    filters = {FILTERS[key]: value for key, value in params.items()
-               if key in FILTERS}
-    all_tenants = context.is_admin and strutils.bool_from_string(
-        params.get('all_tenants', False))
-    project_id = None if all_tenants else context.project_id
-    snapshots = objects.Snapshot.get_all(
-        context, project_id=project_id, filters=filters, limit=limit,
-        marker=marker, offset=offset, sort_keys=sort_keys, sort_dirs=dirs)
+    query = common.list_query(context, params, SORT_KEYS, FILTERS)
+    snapshots = objects.Snapshot.get_all(context, **query)
     metadata = objects.Snapshot.metadata_of(context,
                                             [s.id for s in snapshots])
     count = None
-    if request.api_version >= (3, 45) and strutils.bool_from_string(
-            params.get('with_count', False)):
-        count = objects.Snapshot.count(context, project_id, filters)
-    return views.collection(request, snapshots, metadata, detailed, limit,
-                            count)
+    if request.api_version >= mv.SUPPORT_COUNT_INFO and \
+            strutils.bool_from_string(params.get('with_count', False)):
+        count = objects.Snapshot.count(context, query['project_id'],
+                                       query['filters'])
+    return views.collection(request, snapshots, metadata, detailed,
+                            query['limit'], count)

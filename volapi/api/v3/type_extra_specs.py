@@ -22,9 +22,7 @@ class ExtraSpecController:
             'Volume Type %s has no extra specs with key %s.'
             % (volume_type.id, self.key))
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -57,15 +55,13 @@ class ExtraSpecController:
             raise self._missing(volume_type)
 
 
-class ExtraSpecsController:
+class ExtraSpecsController(rest.Collection):
 
     def __init__(self, load_type):
         # load_type(context) -> the VolumeType the URL names, or a 404.
         self.load_type = load_type
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -83,6 +79,5 @@ class ExtraSpecsController:
         self.load_type(context).set_extra_specs(body['extra_specs'])
         return {'extra_specs': body['extra_specs']}
 
-    @pecan.expose()
-    def _lookup(self, key, *remainder):
-        return ExtraSpecController(self.load_type, key), remainder
+    def member(self, key):
+        return ExtraSpecController(self.load_type, key)

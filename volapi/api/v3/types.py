@@ -47,9 +47,7 @@ class TypeController:
         self.extra_specs = type_extra_specs.ExtraSpecsController(
             lambda context: _get(context, ident))
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -102,11 +100,9 @@ class TypeController:
                 'present with the type.' % volume_type.id) from None
 
 
-class TypesController:
+class TypesController(rest.Collection):
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -159,9 +155,8 @@ class TypesController:
             raise errors.Conflict(str(e)) from None
         return views.show(request, volume_type)
 
-    @pecan.expose()
-    def _lookup(self, ident, *remainder):
-        return TypeController(ident), remainder
+    def member(self, ident):
+        return TypeController(ident)
 
 
 def _boolean(value, name):

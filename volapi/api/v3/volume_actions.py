@@ -18,7 +18,6 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volume_actions as schemas
-from volapi.api.v3 import service_errors
 from volapi.policies import volume_actions as policies
 from volapi.volume import api as volume_api
 from volapi.volume import migrations
@@ -162,8 +161,7 @@ def dispatch(request, context, volume_id, name, argument):
         call['own_allowed'] = policy.authorize(
             context, action.rule, {'project_id': context.project_id},
             do_raise=False)
-    with service_errors.translated():
-        body = action.handler(context, volume_id, argument, **call)
+    body = action.handler(context, volume_id, argument, **call)
     # Actions answer 202 with no body; those that answer (Cinder's
     # migrate_volume_completion) 200 with theirs.
     return rest.respond(body, 200) if body is not None \

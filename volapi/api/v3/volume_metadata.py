@@ -12,7 +12,6 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volumes as schemas
-from volapi.api.v3 import service_errors
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
 
@@ -25,8 +24,7 @@ def _call(use_case, volume_id, rule, *args):
     def authorize(volume):
         policy.authorize(context, rule, {'project_id': volume.project_id})
 
-    with service_errors.translated():
-        return use_case(context, volume_id, *args, authorize=authorize)
+    return use_case(context, volume_id, *args, authorize=authorize)
 
 
 class MetadataItemController:
@@ -34,9 +32,7 @@ class MetadataItemController:
     def __init__(self, volume_id, key):
         self.volume_id, self.key = volume_id, key
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -69,14 +65,12 @@ class MetadataItemController:
             raise errors.NotFound('Metadata item was not found')
 
 
-class MetadataController:
+class MetadataController(rest.Collection):
 
     def __init__(self, volume_id):
         self.volume_id = volume_id
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -101,6 +95,5 @@ class MetadataController:
               volume_policies.METADATA_UPDATE, body['metadata'])
         return {'metadata': body['metadata']}
 
-    @pecan.expose()
-    def _lookup(self, key, *remainder):
-        return MetadataItemController(self.volume_id, key), remainder
+    def member(self, key):
+        return MetadataItemController(self.volume_id, key)

@@ -14,7 +14,6 @@ from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volumes as schemas
 from volapi.api.v3 import filters
-from volapi.api.v3 import service_errors
 from volapi.api.v3 import volume_metadata
 from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
@@ -44,9 +43,7 @@ class VolumeController:
         self.volume_id = volume_id
         self.metadata = volume_metadata.MetadataController(volume_id)
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
@@ -57,7 +54,8 @@ class VolumeController:
     @rest.json(200)
     @validation.schema(schemas.update_v353,
                        min_version=mv.SUPPORT_VOLUME_SCHEMA_CHANGES)
-    @validation.schema(schemas.update, max_version=(3, 52))
+    @validation.schema(schemas.update,
+                       max_version=mv.prior(mv.SUPPORT_VOLUME_SCHEMA_CHANGES))
     def update(self, body):
         context = pecan.request.ctx
         changes = body['volume']
@@ -70,10 +68,9 @@ class VolumeController:
                 value = changes[field]
                 values[column] = value.strip() if isinstance(value, str) \
                     else value
-        with service_errors.translated():
-            volume_api.update(context, self.volume_id, values,
-                              changes.get('metadata'),
-                              authorizer(context, volume_policies.UPDATE))
+        volume_api.update(context, self.volume_id, values,
+                          changes.get('metadata'),
+                          authorizer(context, volume_policies.UPDATE))
         return _show_by_id(context, self.volume_id, volume_policies.UPDATE)
 
     @index.when(method='DELETE')
@@ -92,10 +89,9 @@ class VolumeController:
                 policy.authorize(context, volume_policies.FORCE_DELETE,
                                  target)
 
-        with service_errors.translated():
-            volume_api.delete(context, self.volume_id, cascade=cascade,
-                              force=force, version=version,
-                              authorize=authorize)
+        volume_api.delete(context, self.volume_id, cascade=cascade,
+                          force=force, version=version,
+                          authorize=authorize)
 
     @pecan.expose()
     def action(self):
@@ -118,24 +114,19 @@ def _boolean_param(params, name):
         ) from None
 
 
-class VolumesController:
+class VolumesController(rest.Listing):
     """/volumes, /volumes/detail and /volumes/{volume_id}."""
 
-    @pecan.expose(generic=True)
-    def index(self, *args, **kwargs):
-        raise errors.MethodNotAllowed()
+    index = rest.by_method()
 
     @index.when(method='GET')
     @rest.json(200)
     def get_all(self):
-        return _list(detailed=False)
+        return self.listed(detailed=False)
 
-    @pecan.expose()
-    @rest.json(200)
-    def detail(self):
-        if pecan.request.method != 'GET':
-            raise errors.MethodNotAllowed()
-        return _list(detailed=True)
+    @staticmethod
+    def listed(detailed):
+        return _list(detailed)
 
     @pecan.expose()
     @rest.json(200)
@@ -160,29 +151,28 @@ class VolumesController:
     @rest.json(202)
     @validation.schema(schemas.create_v353,
                        min_version=mv.SUPPORT_VOLUME_SCHEMA_CHANGES)
-    @validation.schema(schemas.create, max_version=(3, 52))
+    @validation.schema(schemas.create,
+                       max_version=mv.prior(mv.SUPPORT_VOLUME_SCHEMA_CHANGES))
     def create(self, body):
         context = pecan.request.ctx
         policy.authorize(context, volume_policies.CREATE)
         spec = body['volume']
         _refuse_unsupported(spec)
-        with service_errors.translated():
-            volume = volume_api.create(
-                context, size=spec.get('size'),
-                name=_text(spec, 'name', 'display_name'),
-                description=_text(spec, 'description', 'display_description'),
-                volume_type=spec.get('volume_type'),
-                snapshot_id=spec.get('snapshot_id'),
-                source_volid=spec.get('source_volid'),
-                availability_zone=spec.get('availability_zone'),
-                metadata=spec.get('metadata'),
-                version=pecan.request.api_version)
+        volume = volume_api.create(
+            context, size=spec.get('size'),
+            name=_text(spec, 'name', 'display_name'),
+            description=_text(spec, 'description', 'display_description'),
+            volume_type=spec.get('volume_type'),
+            snapshot_id=spec.get('snapshot_id'),
+            source_volid=spec.get('source_volid'),
+            availability_zone=spec.get('availability_zone'),
+            metadata=spec.get('metadata'),
+            version=pecan.request.api_version)
         # Everything the view shows was just written: no need to read it.
         return views.show(pecan.request, volume)
 
-    @pecan.expose()
-    def _lookup(self, volume_id, *remainder):
-        return VolumeController(volume_id), remainder
+    def member(self, volume_id):
+        return VolumeController(volume_id)
 
 
 def _list(detailed):

@@ -4,6 +4,7 @@ import pecan
 from oslo_utils import strutils
 
 from volapi.api import errors
+from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
@@ -13,7 +14,6 @@ from volapi.policies import workers as policies
 from volapi.volume import cleanup as volume_cleanup
 from volapi.volume.transitions import table
 
-MIN_VERSION = (3, 24)
 RESOURCE_TYPES = tuple(sorted(set(table.WORKER_TYPES.values())))
 
 
@@ -36,13 +36,13 @@ def _filters(body):
 
 class WorkersController:
 
-    @pecan.expose()
+    cleanup = rest.by_method()
+
+    @cleanup.when(method='POST')
     @rest.json(202)
-    def cleanup(self, **params):
+    def post_cleanup(self, **params):
         request = pecan.request
-        if request.method != 'POST':
-            raise errors.MethodNotAllowed()
-        if request.api_version < MIN_VERSION:
+        if request.api_version < mv.WORKERS_CLEANUP:
             raise errors.NotFound('API version %d.%d is not supported on '
                                   'this method.'
                                   % tuple(request.api_version)[:2])

@@ -1,6 +1,7 @@
 """Snapshot bodies, field for field as Cinder's v3 view builder (with the
 extended snapshot attributes on show and detail) returns them."""
 from volapi.api import common
+from volapi.api import microversion as mv
 
 COLLECTION = 'snapshots'
 
@@ -18,9 +19,9 @@ def summary(request, snapshot, metadata):
         'metadata': metadata,
     }
     version = request.api_version
-    if version >= (3, 14):
+    if version >= mv.GROUP_SNAPSHOTS:
         view['group_snapshot_id'] = None
-    if version >= (3, 41):
+    if version >= mv.SNAPSHOT_LIST_USER_ID:
         view['user_id'] = snapshot.user_id
     return view
 

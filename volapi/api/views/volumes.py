@@ -66,7 +66,7 @@ def detail(request, volume, attachments=(), permissions=None):
     version = request.api_version
     if version >= mv.GROUP_VOLUME:
         view['group_id'] = volume.group_id
-    if version >= (3, 21) and context.is_admin:
+    if version >= mv.VOLUME_DETAIL_PROVIDER_ID and context.is_admin:
         view['provider_id'] = None
     if version >= mv.VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS:
         view['shared_targets'] = False

@@ -11,7 +11,9 @@ from objects.placement import resource_provider as rp_obj
 from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import util
+from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import aggregate as schema
+from volapi.policies import placement as policies
 
 _GENERATION_VERSION = (1, 19)
 
@@ -27,7 +29,7 @@ def _send(req, generation, uuids):
 @microversion.version_handler('1.1')
 @util.check_accept('application/json')
 def get_aggregates(req):
-    req.context.can('placement:resource_providers:aggregates:list')
+    req.context.can(policies.AGGREGATES_LIST)
     provider = rp_obj.get_by_uuid(req.context, req.path_item('uuid'))
     return _send(req, provider.generation,
                  agg_obj.get_for_provider(req.context, provider.id))
@@ -37,7 +39,7 @@ def get_aggregates(req):
 @util.require_json
 def set_aggregates(req):
     context = req.context
-    context.can('placement:resource_providers:aggregates:update')
+    context.can(policies.AGGREGATES_UPDATE)
     with_generation = req.version.matches(_GENERATION_VERSION)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = util.extract_json(
@@ -46,11 +48,7 @@ def set_aggregates(req):
     generation = None
     if with_generation:
         generation = data['resource_provider_generation']
-        if provider.generation != generation:
-            raise webob.exc.HTTPConflict(
-                "Resource provider's generation already changed. Please "
-                "update the generation and try again.",
-                comment=errors.CONCURRENT_UPDATE)
+        provider_path.check_generation(provider, generation)
         uuids = data['aggregates']
     else:
         uuids = data

@@ -21,6 +21,7 @@ from volapi.placement import errors
 from volapi.placement import microversion
 from volapi.placement import util
 from volapi.placement.schemas import allocation as schema
+from volapi.policies import placement as policies
 
 NULL_CONSUMER_TYPE = 'unknown'
 
@@ -47,7 +48,7 @@ def list_for_consumer(req):
     """GET /allocations/{consumer_uuid}: the consumer's allocations by
     provider; with project and user from 1.12, generation from 1.28, type
     from 1.38. A consumer with none has ``{"allocations": {}}``."""
-    req.context.can('placement:allocations:list')
+    req.context.can(policies.ALLOCATIONS_LIST)
     consumer_uuid = req.path_item('consumer_uuid')
     found = alloc_reads.get_for_consumer(
         req.context, canonical_uuid(consumer_uuid) or consumer_uuid)
@@ -70,7 +71,7 @@ def list_for_resource_provider(req):
     """GET /resource_providers/{uuid}/allocations: the provider's
     allocations by consumer, with the provider's generation (and each
     consumer's from 1.28)."""
-    req.context.can('placement:resource_providers:allocations:list')
+    req.context.can(policies.PROVIDER_ALLOCATIONS_LIST)
     uuid = req.path_item('uuid')
     found = alloc_reads.get_for_provider(req.context,
                                          canonical_uuid(uuid) or uuid)
@@ -154,7 +155,7 @@ def _write(req, requests, unknown_class_message):
 def set_allocations_for_consumer(req):
     """PUT /allocations/{consumer_uuid}: replace the consumer's
     allocations (empty, from 1.28: remove them)."""
-    req.context.can('placement:allocations:update')
+    req.context.can(policies.ALLOCATIONS_UPDATE)
     consumer_uuid = canonical_uuid(req.path_item('consumer_uuid'))
     if consumer_uuid is None:
         raise webob.exc.HTTPBadRequest(
@@ -171,7 +172,7 @@ def set_allocations_for_consumer(req):
 def set_allocations(req):
     """POST /allocations (1.13): replace the allocations of several
     consumers in one transaction, all or nothing."""
-    req.context.can('placement:allocations:manage')
+    req.context.can(policies.ALLOCATIONS_MANAGE)
     data = util.extract_json(req.body, schema.post_schema(req.version))
     requests = allocations_by_consumer(data, req.version)
     return _write(req, requests, 'Unable to allocate inventory %s')
@@ -180,7 +181,7 @@ def set_allocations(req):
 def delete_allocations(req):
     """DELETE /allocations/{consumer_uuid}: remove all of the consumer's
     allocations (404 if it has none)."""
-    req.context.can('placement:allocations:delete')
+    req.context.can(policies.ALLOCATIONS_DELETE)
     consumer_uuid = req.path_item('consumer_uuid')
     try:
         alloc_obj.delete_for_consumer(

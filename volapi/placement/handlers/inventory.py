@@ -1,4 +1,6 @@
 """Handlers of /resource_providers/{uuid}/inventories[/{resource_class}]."""
+import contextlib
+
 import webob.exc
 
 from objects.placement import exception
@@ -10,6 +12,7 @@ from volapi.placement import util
 from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import common
 from volapi.placement.schemas import inventory as schema
+from volapi.policies import placement as policies
 
 OUTPUT_FIELDS = inv_obj.FIELDS
 # The API's defaults, kept apart from the table's so that a schema change
@@ -21,6 +24,28 @@ DEFAULTS = {
     'step_size': 1,
     'allocation_ratio': 1.0,
 }
+
+
+# Placement's words for a PUT at a generation the provider is past.
+GENERATION_CONFLICT = 'resource provider generation conflict'
+
+
+@contextlib.contextmanager
+def _update_refusals(provider):
+    """Placement's answers to an inventory update the objects refuse."""
+    try:
+        yield
+    except exception.ConcurrentUpdateDetected as exc:
+        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
+                                     comment=errors.CONCURRENT_UPDATE)
+    except exception.InventoryInUse as exc:
+        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
+                                     comment=errors.INVENTORY_INUSE)
+    except (exception.InvalidInventoryCapacity,
+            exception.InvalidInventoryUnits) as exc:
+        raise webob.exc.HTTPBadRequest(
+            'Unable to update inventory for resource provider %s: %s'
+            % (provider.uuid, exc))
 
 
 def _with_defaults(data):
@@ -90,7 +115,7 @@ def _validate(req, provider, name, inventory):
 
 @util.check_accept('application/json')
 def get_inventories(req):
-    req.context.can('placement:resource_providers:inventories:list')
+    req.context.can(policies.INVENTORIES_LIST)
     provider = provider_path.provider(
         req, provider_path.NOT_FOUND_FOR_INVENTORY)
     return _send_inventories(
@@ -100,7 +125,7 @@ def get_inventories(req):
 
 @util.check_accept('application/json')
 def get_inventory(req):
-    req.context.can('placement:resource_providers:inventories:show')
+    req.context.can(policies.INVENTORIES_SHOW)
     provider = provider_path.provider(
         req, provider_path.NOT_FOUND_FOR_INVENTORY)
     name = req.path_item('resource_class')
@@ -116,7 +141,7 @@ def get_inventory(req):
 def create_inventory(req):
     """POST one inventory of a class the provider has none of: 201."""
     context = req.context
-    context.can('placement:resource_providers:inventories:create')
+    context.can(policies.INVENTORIES_CREATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = _with_defaults(util.extract_json(req.body,
                                             schema.POST_INVENTORY_SCHEMA))
@@ -144,35 +169,24 @@ def set_inventories(req):
     """PUT all inventories at the given generation: classes not named are
     removed (409 placement.inventory.inuse if allocated)."""
     context = req.context
-    context.can('placement:resource_providers:inventories:update')
+    context.can(policies.INVENTORIES_UPDATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     data = util.extract_json(req.body, schema.PUT_INVENTORY_SCHEMA)
-    if data['resource_provider_generation'] != provider.generation:
-        raise webob.exc.HTTPConflict('resource provider generation conflict',
-                                     comment=errors.CONCURRENT_UPDATE)
+    provider_path.check_generation(
+        provider, data['resource_provider_generation'], GENERATION_CONFLICT)
     inventories = {name: _with_defaults(raw)
                    for name, raw in data['inventories'].items()}
-    try:
-        for name, inventory in inventories.items():
-            _validate(req, provider, name, inventory)
-        generation, written = inv_obj.set_inventories(
-            context, provider, data['resource_provider_generation'],
-            inventories)
-    except exception.ResourceClassNotFound as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Unknown resource class in inventory for resource provider '
-            '%s: %s' % (provider.uuid, exc))
-    except exception.ConcurrentUpdateDetected as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.CONCURRENT_UPDATE)
-    except exception.InventoryInUse as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.INVENTORY_INUSE)
-    except (exception.InvalidInventoryCapacity,
-            exception.InvalidInventoryUnits) as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Unable to update inventory for resource provider %s: %s'
-            % (provider.uuid, exc))
+    with _update_refusals(provider):
+        try:
+            for name, inventory in inventories.items():
+                _validate(req, provider, name, inventory)
+            generation, written = inv_obj.set_inventories(
+                context, provider, data['resource_provider_generation'],
+                inventories)
+        except exception.ResourceClassNotFound as exc:
+            raise webob.exc.HTTPBadRequest(
+                'Unknown resource class in inventory for resource provider '
+                '%s: %s' % (provider.uuid, exc))
     return _send_inventories(req, generation, written)
 
 
@@ -180,40 +194,29 @@ def set_inventories(req):
 def update_inventory(req):
     """PUT one existing inventory at the given generation."""
     context = req.context
-    context.can('placement:resource_providers:inventories:update')
+    context.can(policies.INVENTORIES_UPDATE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     name = req.path_item('resource_class')
     data = util.extract_json(req.body, schema.BASE_INVENTORY_SCHEMA)
-    if data['resource_provider_generation'] != provider.generation:
-        raise webob.exc.HTTPConflict('resource provider generation conflict',
-                                     comment=errors.CONCURRENT_UPDATE)
+    provider_path.check_generation(
+        provider, data['resource_provider_generation'], GENERATION_CONFLICT)
     inventory = _with_defaults(data)
-    try:
-        _validate(req, provider, name, inventory)
-        generation, written = inv_obj.update(
-            context, provider, data['resource_provider_generation'], name,
-            inventory)
-    except exception.ConcurrentUpdateDetected as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.CONCURRENT_UPDATE)
-    except exception.InventoryInUse as exc:
-        raise webob.exc.HTTPConflict('update conflict: %s' % exc,
-                                     comment=errors.INVENTORY_INUSE)
-    except exception.InventoryWithResourceClassNotFound as exc:
-        raise webob.exc.HTTPBadRequest(
-            'No inventory record with resource class for resource provider '
-            '%s: %s' % (provider.uuid, exc))
-    except (exception.InvalidInventoryCapacity,
-            exception.InvalidInventoryUnits) as exc:
-        raise webob.exc.HTTPBadRequest(
-            'Unable to update inventory for resource provider %s: %s'
-            % (provider.uuid, exc))
+    with _update_refusals(provider):
+        try:
+            _validate(req, provider, name, inventory)
+            generation, written = inv_obj.update(
+                context, provider, data['resource_provider_generation'],
+                name, inventory)
+        except exception.InventoryWithResourceClassNotFound as exc:
+            raise webob.exc.HTTPBadRequest(
+                'No inventory record with resource class for resource '
+                'provider %s: %s' % (provider.uuid, exc))
     return _send_inventory(req, generation, _find(written, name))
 
 
 def delete_inventory(req):
     context = req.context
-    context.can('placement:resource_providers:inventories:delete')
+    context.can(policies.INVENTORIES_DELETE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     name = req.path_item('resource_class')
     try:
@@ -236,7 +239,7 @@ def delete_inventory(req):
 def delete_inventories(req):
     """DELETE all inventories (1.5; before, the method does not exist)."""
     context = req.context
-    context.can('placement:resource_providers:inventories:delete')
+    context.can(policies.INVENTORIES_DELETE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     try:
         inv_obj.delete_all(context, provider)

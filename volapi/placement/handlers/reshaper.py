@@ -15,6 +15,7 @@ from volapi.placement import util
 from volapi.placement.handlers import allocation
 from volapi.placement.handlers import inventory
 from volapi.placement.schemas import reshaper as schema
+from volapi.policies import placement as policies
 
 
 def _inventories(req, data):
@@ -42,7 +43,7 @@ def _inventories(req, data):
 @util.require_json
 def reshape(req):
     context = req.context
-    context.can('placement:reshaper:reshape')
+    context.can(policies.RESHAPE)
     data = util.extract_json(req.body, schema.post_schema(req.version))
     inventories = _inventories(req, data['inventories'])
     requests = allocation.allocations_by_consumer(data['allocations'],

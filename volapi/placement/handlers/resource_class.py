@@ -6,6 +6,7 @@ from objects.placement import resource_class as rc_obj
 from volapi.placement import microversion
 from volapi.placement import util
 from volapi.placement.schemas import resource_class as schema
+from volapi.policies import placement as policies
 
 
 def _serialize(environ, rc):
@@ -21,7 +22,7 @@ def _modified(rc):
 @microversion.version_handler('1.2')
 @util.check_accept('application/json')
 def list_resource_classes(req):
-    req.context.can('placement:resource_classes:list')
+    req.context.can(policies.RESOURCE_CLASSES_LIST)
     classes = rc_obj.get_all(req.context)
     last_modified = None
     for rc in classes:
@@ -36,7 +37,7 @@ def list_resource_classes(req):
 @microversion.version_handler('1.2')
 @util.check_accept('application/json')
 def get_resource_class(req):
-    req.context.can('placement:resource_classes:show')
+    req.context.can(policies.RESOURCE_CLASSES_SHOW)
     rc = rc_obj.get_by_name(req.context, req.path_item('name'))
     return util.send_json(req, _serialize(req.environ, rc),
                           last_modified=_modified(rc))
@@ -46,7 +47,7 @@ def get_resource_class(req):
 @util.require_json
 def create_resource_class(req):
     """POST a custom class: 201 with a Location, no body."""
-    req.context.can('placement:resource_classes:create')
+    req.context.can(policies.RESOURCE_CLASSES_CREATE)
     data = util.extract_json(req.body, schema.POST_RC_SCHEMA_V1_2)
     try:
         rc = rc_obj.create(req.context, data['name'])
@@ -66,7 +67,7 @@ def create_resource_class(req):
 def update_resource_class(req):
     """PUT with a body (1.2-1.6): rename a custom class."""
     name = req.path_item('name')
-    req.context.can('placement:resource_classes:update')
+    req.context.can(policies.RESOURCE_CLASSES_UPDATE)
     data = util.extract_json(req.body, schema.PUT_RC_SCHEMA_V1_2)
     rc_obj.get_by_name(req.context, name)  # 404 first, as Placement
     try:
@@ -85,7 +86,7 @@ def update_resource_class(req):  # noqa: F811
     """PUT without a body (1.7): create the custom class if missing, 201;
     204 if it exists."""
     name = req.path_item('name')
-    req.context.can('placement:resource_classes:update')
+    req.context.can(policies.RESOURCE_CLASSES_UPDATE)
     util.validate({'name': name}, schema.PUT_RC_SCHEMA_V1_2,
                   'JSON does not validate: %s')
     status = 204
@@ -104,7 +105,7 @@ def update_resource_class(req):  # noqa: F811
 @microversion.version_handler('1.2')
 def delete_resource_class(req):
     name = req.path_item('name')
-    req.context.can('placement:resource_classes:delete')
+    req.context.can(policies.RESOURCE_CLASSES_DELETE)
     rc_obj.get_by_name(req.context, name)  # 404
     try:
         rc_obj.destroy(req.context, name)

@@ -12,6 +12,7 @@ from volapi.placement import errors
 from volapi.placement import util
 from volapi.placement.schemas import common
 from volapi.placement.schemas import resource_provider as schema
+from volapi.policies import placement as policies
 
 
 def _links(environ, provider, version):
@@ -52,7 +53,7 @@ def create_resource_provider(req):
     """POST: 201 with no body up to 1.19, 200 with the provider from 1.20;
     a Location header either way."""
     context = req.context
-    context.can('placement:resource_providers:create')
+    context.can(policies.RESOURCE_PROVIDERS_CREATE)
     version = req.version
     data = util.extract_json(
         req.body, schema.POST_RP_SCHEMA_V1_14 if version.matches((1, 14))
@@ -83,7 +84,7 @@ def create_resource_provider(req):
 
 @util.check_accept('application/json')
 def get_resource_provider(req):
-    req.context.can('placement:resource_providers:show')
+    req.context.can(policies.RESOURCE_PROVIDERS_SHOW)
     provider = rp_obj.get_by_uuid(req.context, req.path_item('uuid'))
     return util.send_json(req, serialize(req.environ, provider, req.version),
                           last_modified=_modified(provider))
@@ -94,7 +95,7 @@ def update_resource_provider(req):
     """PUT: name and (1.14) parent; 1.37 allows re-parenting and
     un-parenting. The generation is not part of it."""
     context = req.context
-    context.can('placement:resource_providers:update')
+    context.can(policies.RESOURCE_PROVIDERS_UPDATE)
     version = req.version
     uuid = req.path_item('uuid')
     # 404 before looking at the body, as Placement.
@@ -125,7 +126,7 @@ def update_resource_provider(req):
 
 def delete_resource_provider(req):
     context = req.context
-    context.can('placement:resource_providers:delete')
+    context.can(policies.RESOURCE_PROVIDERS_DELETE)
     uuid = req.path_item('uuid')
     try:
         rp_obj.destroy(context, rp_obj.get_by_uuid(context, uuid))
@@ -150,7 +151,7 @@ def list_resource_providers(req):
     ``!`` 1.32); resources (1.4); in_tree (1.14); required (1.18; ``!``
     1.22; ``in:`` and repeatable 1.39)."""
     context = req.context
-    context.can('placement:resource_providers:list')
+    context.can(policies.RESOURCE_PROVIDERS_LIST)
     version = req.version
     util.validate_query_params(req, schema.list_schema(version))
     params = req.GET

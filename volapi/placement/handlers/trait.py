@@ -10,6 +10,7 @@ from volapi.placement import microversion
 from volapi.placement import util
 from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import trait as schema
+from volapi.policies import placement as policies
 
 
 def _name_filter(value):
@@ -40,7 +41,7 @@ def _send_traits(req, traits, extra=None):
 @microversion.version_handler('1.6')
 @util.check_accept('application/json')
 def list_traits(req):
-    req.context.can('placement:traits:list')
+    req.context.can(policies.TRAITS_LIST)
     util.validate_query_params(req, schema.LIST_TRAIT_SCHEMA)
     filters = {}
     if 'name' in req.GET:
@@ -57,7 +58,7 @@ def list_traits(req):
 
 @microversion.version_handler('1.6')
 def get_trait(req):
-    req.context.can('placement:traits:show')
+    req.context.can(policies.TRAITS_SHOW)
     try:
         trait = trait_obj.get_by_name(req.context, req.path_item('name'))
     except exception.TraitNotFound as exc:
@@ -69,7 +70,7 @@ def get_trait(req):
 @microversion.version_handler('1.6')
 def put_trait(req):
     """PUT a custom trait: 201 when made, 204 when it existed."""
-    req.context.can('placement:traits:update')
+    req.context.can(policies.TRAITS_UPDATE)
     name = req.path_item('name')
     try:
         util.validate(name, schema.CUSTOM_TRAIT, '%s')
@@ -91,7 +92,7 @@ def put_trait(req):
 
 @microversion.version_handler('1.6')
 def delete_trait(req):
-    req.context.can('placement:traits:delete')
+    req.context.can(policies.TRAITS_DELETE)
     try:
         trait_obj.destroy(req.context, req.path_item('name'))
     except exception.TraitNotFound as exc:
@@ -106,7 +107,7 @@ def delete_trait(req):
 @microversion.version_handler('1.6')
 @util.check_accept('application/json')
 def list_traits_for_resource_provider(req):
-    req.context.can('placement:resource_providers:traits:list')
+    req.context.can(policies.PROVIDER_TRAITS_LIST)
     provider = provider_path.provider(req)
     return _send_traits(
         req, trait_obj.get_all_for_provider(req.context, provider.id),
@@ -118,15 +119,11 @@ def list_traits_for_resource_provider(req):
 def update_traits_for_resource_provider(req):
     """PUT the provider's whole set of traits at a generation."""
     context = req.context
-    context.can('placement:resource_providers:traits:update')
+    context.can(policies.PROVIDER_TRAITS_UPDATE)
     data = util.extract_json(req.body, schema.SET_TRAITS_FOR_RP_SCHEMA)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     generation = data['resource_provider_generation']
-    if provider.generation != generation:
-        raise webob.exc.HTTPConflict(
-            "Resource provider's generation already changed. Please update "
-            "the generation and try again.",
-            comment=errors.CONCURRENT_UPDATE)
+    provider_path.check_generation(provider, generation)
     try:
         generation = trait_obj.set_for_provider(
             context, provider, data['traits'], generation)
@@ -145,7 +142,7 @@ def update_traits_for_resource_provider(req):
 @microversion.version_handler('1.6')
 def delete_traits_for_resource_provider(req):
     context = req.context
-    context.can('placement:resource_providers:traits:delete')
+    context.can(policies.PROVIDER_TRAITS_DELETE)
     provider = rp_obj.get_by_uuid(context, req.path_item('uuid'))
     try:
         trait_obj.set_for_provider(context, provider, [])

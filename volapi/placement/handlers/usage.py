@@ -4,12 +4,13 @@ from volapi.placement import microversion
 from volapi.placement import util
 from volapi.placement.handlers import provider_path
 from volapi.placement.schemas import usage as schema
+from volapi.policies import placement as policies
 
 
 @util.check_accept('application/json')
 def list_usages(req):
     """The provider's usage of each class it has inventory of."""
-    req.context.can('placement:resource_providers:usages')
+    req.context.can(policies.PROVIDER_USAGES)
     provider = provider_path.provider(req)
     # Usage is a question about now: last-modified is now.
     return util.send_json(req, {
@@ -26,7 +27,7 @@ def get_total_usages(req):
     except UnicodeDecodeError:
         project_id = None  # refused below, as invalid query string
     # A reader of the project asked about may read its usages.
-    req.context.can('placement:usages', target={'project_id': project_id})
+    req.context.can(policies.TOTAL_USAGES, target={'project_id': project_id})
     by_type = req.version.matches((1, 38))
     util.validate_query_params(
         req, schema.GET_USAGES_SCHEMA_V1_38 if by_type

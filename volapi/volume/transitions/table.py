@@ -7,6 +7,7 @@ from db import conditions as cond
 from db import models
 from objects import volume_type
 from objects import worker
+from volapi.api import microversion as mv
 from volapi.policies import snapshots as snapshot_policies
 from volapi.policies import volume_actions as volume_action_policies
 from volapi.policies import volumes as volume_policies
@@ -278,12 +279,13 @@ TABLE = [
         expect=dict({'status': cond.Not('deleting')}, **_DELETE_EXPECT),
         requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
         values=_DELETE_VALUES,
-        min_version=(3, 23), policy=volume_policies.FORCE_DELETE,
+        min_version=mv.VOLUME_DELETE_FORCE, policy=volume_policies.FORCE_DELETE,
         workers_row='track'),
     Transition(
         'extend', 'volume', 'os-extend: start growing the volume',
         source=('available',),
-        also=(Also(('in-use',), 'from microversion 3.42', _since((3, 42))),),
+        also=(Also(('in-use',), 'from microversion %d.%d' % mv.VOLUME_EXTEND_INUSE,
+                   _since(mv.VOLUME_EXTEND_INUSE)),),
         requires=(Bound('size', Param('new_size')), Unchanged('size')),
         expect={'migration_status': NOT_MIGRATING},
         values={'status': 'extending', 'previous_status': OLD_STATUS},
@@ -399,7 +401,7 @@ TABLE = [
         also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
         expect={'migration_status': NOT_MIGRATING},
         values={'status': 'reserved'},
-        min_version=(3, 27)),
+        min_version=mv.NEW_ATTACH),
     Transition(
         'attachment_attach', 'volume',
         'POST /attachments with a connector: the attachment row (attaching) '
@@ -408,21 +410,21 @@ TABLE = [
         also=(Also(('in-use',), WHEN_MULTIATTACH, flag='multiattach'),),
         expect={'migration_status': NOT_MIGRATING},
         values={'status': 'attaching'},
-        min_version=(3, 27)),
+        min_version=mv.NEW_ATTACH),
     Transition(
         'attachment_update', 'volume',
         'PUT /attachments/{id} with a connector (with attachment_connect)',
         source=('reserved', 'attaching'),
         requires=(HAS_ATTACHMENT,),
         values={'status': 'attaching'},
-        min_version=(3, 27)),
+        min_version=mv.NEW_ATTACH),
     Transition(
         'attachment_complete', 'volume',
         'os-complete: the volume is attached (with attachment_attached)',
         source=('attaching', 'reserved', 'in-use'),
         requires=(HAS_ATTACHMENT,),
         values={'status': 'in-use', 'attach_status': 'attached'},
-        min_version=(3, 44)),
+        min_version=mv.NEW_ATTACH_COMPLETION),
     Transition(
         'attachment_delete', 'volume',
         'DELETE /attachments/{id} (with attachment_remove)',
@@ -431,7 +433,7 @@ TABLE = [
         requires=(HAS_ATTACHMENT,),
         values={'status': STATUS_AFTER_ATTACHMENT_DELETE,
                 'attach_status': ATTACH_STATUS_AFTER_DETACH},
-        min_version=(3, 27)),
+        min_version=mv.NEW_ATTACH),
     # Attachments ------------------------------------------------------------
     Transition(
         'attachment_new', 'attachment',
@@ -450,20 +452,20 @@ TABLE = [
                 'attached_host': Param('attached_host', optional=True),
                 'mountpoint': Param('mountpoint', optional=True),
                 'attach_mode': Param('attach_mode', optional=True)},
-        min_version=(3, 27)),
+        min_version=mv.NEW_ATTACH),
     Transition(
         'attachment_connected', 'attachment',
         "store the worker's connection_info",
         source=('attaching',),
         requires=(Unchanged('connector'),),
         values={'connection_info': Param('connection_info')},
-        min_version=(3, 27)),
+        min_version=mv.NEW_ATTACH),
     Transition(
         'attachment_attached', 'attachment',
         'os-complete: the consumer has connected',
         source=('attaching',),
         values={'attach_status': 'attached', 'attach_time': NOW},
-        min_version=(3, 44)),
+        min_version=mv.NEW_ATTACH_COMPLETION),
     Transition(
         'attachment_remove', 'attachment',
         'os-detach / DELETE /attachments/{id}: soft-delete the attachment',

@@ -3,6 +3,8 @@ docstring): a :class:`Transition` per row, and the placeholders its
 conditions and values use for what is only known when it is applied."""
 import dataclasses
 
+from volapi.api import microversion as mv
+
 
 class _Now:
     """The time the transition runs (naive UTC, as columns hold it)."""
@@ -115,7 +117,7 @@ class Transition:
     expect: dict = dataclasses.field(default_factory=dict)
     requires: tuple = ()           # Criterion / Bound / Unchanged
     values: dict = dataclasses.field(default_factory=dict)
-    min_version: tuple = (3, 0)
+    min_version: tuple = tuple(mv.MIN_VERSION)
     policy: str = None             # the oslo.policy rule the API
     #                                authorizes before asking for it
     #                                (named here for the doc only)
