@@ -355,6 +355,23 @@ class QuotaUsage(TimestampMixin, Base):
     gigabytes = sa.Column(sa.BigInteger, nullable=False)
 
 
+class TypeQuotaUsage(TimestampMixin, Base):
+    """What a project holds of one volume type (its per-type quotas),
+    kept by the claims and releases with the project's row. ``id`` is
+    derived from (project_id, volume_type_id): see objects.type_quota."""
+    __tablename__ = 'type_quota_usages'
+    __table_args__ = (sa.UniqueConstraint(
+        'project_id', 'volume_type_id',
+        name='uniq_type_quota_usages0project_id0volume_type_id'),)
+    cas_name = 'volume type quota usage'
+    id = sa.Column(UUID, primary_key=True)
+    project_id = sa.Column(NAME, nullable=False)
+    volume_type_id = sa.Column(UUID, nullable=False)
+    volumes = sa.Column(sa.Integer, nullable=False)
+    snapshots = sa.Column(sa.Integer, nullable=False)
+    gigabytes = sa.Column(sa.BigInteger, nullable=False)
+
+
 class Message(SoftDeleteMixin, Base):
     """A user message (Cinder's ``messages``)."""
     __tablename__ = 'messages'

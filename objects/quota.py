@@ -406,10 +406,19 @@ def reported_usage(context, conf, project_id):
     count_usage_from_placement`` is off, or the project still has volumes
     from before claims that ``online_data_migrations`` has not given their
     allocations: then the legacy count from the tables."""
-    if conf.quota.count_usage_from_placement:
-        if project_id in _migrated:
-            return usage(context, project_id)
-        if not _has_unmigrated_volumes(context, project_id):
-            _migrated.add(project_id)
-            return usage(context, project_id)
+    if counts_from_placement(context, conf, project_id):
+        return usage(context, project_id)
     return legacy_usage(context, project_id)
+
+
+def counts_from_placement(context, conf, project_id):
+    """Whether the project's usage is reported from placement (its rows)
+    rather than by the legacy count: see reported_usage."""
+    if not conf.quota.count_usage_from_placement:
+        return False
+    if project_id in _migrated:
+        return True
+    if not _has_unmigrated_volumes(context, project_id):
+        _migrated.add(project_id)
+        return True
+    return False

@@ -167,18 +167,20 @@ def of_service(exc):
 def over_limit(exc):
     """The API error for objects.quota.OverQuota ``exc``, in Cinder's
     words (cinder.exception's quota errors): a 413 ``overLimit``."""
-    if exc.resource == 'gigabytes':
+    # Per-type resources (volumes_<type> ...) in the words of their kind,
+    # named as Cinder names them.
+    if exc.resource == 'gigabytes' or exc.resource.startswith('gigabytes_'):
         return OverLimit(
-            'Requested volume or snapshot exceeds allowed gigabytes quota. '
+            'Requested volume or snapshot exceeds allowed %(name)s quota. '
             'Requested %(requested)sG, quota is %(quota)sG and '
             '%(consumed)sG has been consumed.' % {
-                'requested': exc.requested, 'quota': exc.limit,
-                'consumed': exc.in_use})
+                'name': exc.resource, 'requested': exc.requested,
+                'quota': exc.limit, 'consumed': exc.in_use})
     if exc.resource == 'per_volume_gigabytes':
         return OverLimit(
             'Requested volume size %dG is larger than maximum allowed limit '
             '%dG.' % (exc.requested, exc.limit))
-    if exc.resource == 'snapshots':
+    if exc.resource == 'snapshots' or exc.resource.startswith('snapshots_'):
         return OverLimit(
             'Maximum number of snapshots allowed (%d) exceeded' % exc.limit)
     return OverLimit(

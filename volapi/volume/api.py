@@ -500,11 +500,12 @@ def retype(context, volume_id, new_type, migration_policy='never',
                          version=version, authorize=authorize):
         return
     multiattach = type_obj.is_multiattach(volume_type.extra_specs)
-    volume = on_volume(context, volume_id, lambda ctx, volume: [
+    volume = claiming_on_volume(context, volume_id, lambda ctx, volume: [
         engine.prepare(
             ctx, 'retype', volume, version=version,
             new_type_id=volume_type.id,
-            changes_multiattach=multiattach != bool(volume.multiattach))],
+            changes_multiattach=multiattach != bool(volume.multiattach)),
+        lambda ctx: claims.retype_volume(ctx, volume, volume_type.id)],
         authorize)
     worker_client().retype(context, volume, volume_type.id)
 

@@ -15,6 +15,8 @@ from db import api as db_api
 from db import models
 from objects import message
 from objects import quota
+from objects import type_quota
+from objects import worker as worker_obj
 from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import consumer as consumer_obj
@@ -76,6 +78,18 @@ def write_allocation(context, consumer_id, host, size, project_id, user_id,
            consumer_type, None)
 
 
+def _charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
+             gigabytes=0, size=0, enforce=True):
+    """The project's usage row, then its row of the volume type, by the
+    same counts (each refusing with OverQuota what exceeds its limits)."""
+    quota.charge(context, CONF, project_id, volumes=volumes,
+                 snapshots=snapshots, gigabytes=gigabytes, size=size,
+                 enforce=enforce)
+    type_quota.charge(context, project_id, volume_type_id, volumes=volumes,
+                      snapshots=snapshots, gigabytes=gigabytes,
+                      enforce=enforce)
+
+
 def _release(context, consumer_id):
     """Remove the consumer's allocations; the DISK_GB they held."""
     held = _held(context, consumer_id)
@@ -98,8 +112,8 @@ def claim_volume(context, volume):
     """A new volume (``volume.host`` the pool chosen): one more volume and
     its size for the project, its allocation on the pool. OverQuota or
     NoRoom."""
-    quota.charge(context, CONF, volume.project_id, volumes=1,
-                 gigabytes=volume.size, size=volume.size)
+    _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
+            gigabytes=volume.size, size=volume.size)
     _write(context, volume.id, volume.host, volume.size, volume.project_id,
            volume.user_id, VOLUME_CONSUMER, None)
 
@@ -108,7 +122,7 @@ def count_volume(context, volume):
     """A new volume that no pool could hold (it is in 'error' at once): it
     counts against ``volumes`` only, and a user message says why.
     OverQuota."""
-    quota.charge(context, CONF, volume.project_id, volumes=1)
+    _charge(context, volume.project_id, volume.volume_type_id, volumes=1)
     message.record(context, volume.project_id, 'VOLUME', volume.id,
                    message.SCHEDULE_ALLOCATE_VOLUME,
                    message.NO_BACKEND_AVAILABLE)
@@ -128,8 +142,9 @@ def resize_volume(context, volume, new_size, enforce=True):
     change = new_size - held
     if not change:
         return
-    quota.charge(context, CONF, volume.project_id, gigabytes=change,
-                 size=new_size if change > 0 else 0, enforce=enforce)
+    _charge(context, volume.project_id, volume.volume_type_id,
+            gigabytes=change, size=new_size if change > 0 else 0,
+            enforce=enforce)
     _write(context, volume.id, volume.host, new_size, volume.project_id,
            volume.user_id, VOLUME_CONSUMER, consumer_obj.UNCHECKED)
 
@@ -138,8 +153,8 @@ def release_volume(context, volume):
     """A volume gone (deleting -> deleted): its allocation and its share of
     the project's usage go."""
     freed = _release(context, volume.id)
-    quota.charge(context, CONF, volume.project_id, volumes=-1,
-                 gigabytes=-freed, enforce=False)
+    _charge(context, volume.project_id, volume.volume_type_id, volumes=-1,
+            gigabytes=-freed, enforce=False)
 
 
 # -- snapshots -----------------------------------------------------------------
@@ -152,8 +167,8 @@ def claim_snapshot(context, snapshot):
                                  ['host'])
     host = volume and volume['host']
     on_pool = bool(host) and bool(_held(context, snapshot.volume_id))
-    quota.charge(context, CONF, snapshot.project_id, snapshots=1,
-                 gigabytes=snapshot.volume_size if on_pool else 0)
+    _charge(context, snapshot.project_id, snapshot.volume_type_id,
+            snapshots=1, gigabytes=snapshot.volume_size if on_pool else 0)
     if not on_pool:
         return  # its volume holds no pool: neither does the snapshot
     _write(context, snapshot.id, host, snapshot.volume_size,
@@ -162,8 +177,48 @@ def claim_snapshot(context, snapshot):
 
 def release_snapshot(context, snapshot):
     freed = _release(context, snapshot.id)
-    quota.charge(context, CONF, snapshot.project_id, snapshots=-1,
-                 gigabytes=-freed, enforce=False)
+    _charge(context, snapshot.project_id, snapshot.volume_type_id,
+            snapshots=-1, gigabytes=-freed, enforce=False)
+
+
+# -- retypes ---------------------------------------------------------------------
+
+def retype_volume(context, volume, new_type_id):
+    """A retype starts (in its transition's transaction): the volume's
+    counts move from its type's row to ``new_type_id``'s, checked against
+    the new type's limits (OverQuota). The project's row does not change,
+    but is taken first, as by every claim."""
+    _move_type(context, volume, volume.volume_type_id, new_type_id, True)
+
+
+def _move_type(context, volume, from_type_id, to_type_id, enforce):
+    if from_type_id == to_type_id:
+        return
+    held = _held(context, volume.id)
+    quota.charge(context, CONF, volume.project_id, enforce=False)
+    type_quota.charge(context, volume.project_id, to_type_id, volumes=1,
+                      gigabytes=held, enforce=enforce)
+    type_quota.charge(context, volume.project_id, from_type_id, volumes=-1,
+                      gigabytes=-held, enforce=False)
+
+
+def _retype_in_flight(context, volume):
+    """The type a retype of ``volume`` that has not ended moves it to (its
+    workers row keeps it), or None."""
+    worker = worker_obj.Worker.get_by_resource(
+        context, worker_obj.RESOURCE_TYPES['volume'], volume.id)
+    new_type_id = worker.argument_values().get('new_type_id') \
+        if worker else None
+    return new_type_id if new_type_id != volume.volume_type_id else None
+
+
+def undo_retype(context, volume, values=None):
+    """A retype ended without changing the type (failed, or reset): the
+    counts the retype moved go back to the volume's type."""
+    new_type_id = _retype_in_flight(context, volume)
+    if new_type_id is not None:
+        _move_type(context, volume, new_type_id, volume.volume_type_id,
+                   False)
 
 
 # -- migrations ----------------------------------------------------------------
@@ -216,7 +271,14 @@ def _reset(context, volume, values):
     if values.get('migration_status', 'migrating') != 'migrating' and \
             volume.migration_id:
         undo_migration(context, volume)
+    if values.get('status', 'retyping') != 'retyping':
+        undo_retype(context, volume)
     _back_to_size(context, volume, values)
+
+
+def _undo_migration_and_retype(context, volume, values):
+    undo_migration(context, volume, values)
+    undo_retype(context, volume)
 
 
 # {transition name: fn(context, obj, values)}, run by the transition engine
@@ -227,7 +289,8 @@ AFTER_TRANSITION = {
     'extend_failed': _back_to_size,
     'reset_status': _reset,
     'migrate_done': end_migration,
-    'migrate_failed': undo_migration,
+    'migrate_failed': _undo_migration_and_retype,
+    'retype_failed': undo_retype,
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
 }

@@ -47,11 +47,16 @@ def _claiming_move(name, dest, version, params):
     migration_id = str(uuid.uuid4())
 
     def build(ctx, volume):
-        return [engine.prepare(ctx, name, volume, version=version,
-                               dest_host=dest, migration_id=migration_id,
-                               cascade=False, **params),
-                lambda ctx: claims.claim_migration(ctx, volume, dest,
-                                                   migration_id)]
+        steps = [engine.prepare(ctx, name, volume, version=version,
+                                dest_host=dest, migration_id=migration_id,
+                                cascade=False, **params),
+                 lambda ctx: claims.claim_migration(ctx, volume, dest,
+                                                    migration_id)]
+        if 'new_type_id' in params:
+            # A retype's: the volume's counts move to the new type now.
+            steps.append(lambda ctx: claims.retype_volume(
+                ctx, volume, params['new_type_id']))
+        return steps
     return build
 
 

@@ -17,6 +17,7 @@ from db import api as db_api
 from db import models
 from db import session
 from objects import quota
+from objects import type_quota
 from objects.placement import allocation as alloc_obj
 from volapi.volume import claims
 
@@ -179,6 +180,12 @@ def audit(context, fix=False, out=print):
         out('project %s: usage %s, holds %s' % (project_id, row, counted))
         if fix:
             quota.recount(context, project_id)
+    for project_id, type_id, row, counted in type_quota.drift(context):
+        problems += 1
+        out('project %s, volume type %s: usage %s, holds %s'
+            % (project_id, type_id, row, counted))
+        if fix:
+            type_quota.recount(context, project_id, type_id)
     out('%d problem(s)%s' % (problems, ', repaired' if fix and problems
                              else ''))
     return problems

@@ -17,6 +17,7 @@ from db import api as db_api
 from db import models
 from db import session
 from objects import quota
+from objects import type_quota
 from volapi.volume import claims
 from volapi.volume import scheduler
 
@@ -59,6 +60,7 @@ def create(context, volume, extra_specs, insert, source_host=None):
     ``volume.host`` set, or the volume in 'error'. OverQuota if the
     project's quota refuses it."""
     quota.ensure_row(context, volume.project_id)
+    type_quota.ensure_row(context, volume.project_id, volume.volume_type_id)
     if source_host:
         hosts = [source_host]
     else:

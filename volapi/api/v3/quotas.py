@@ -2,7 +2,9 @@
 API over objects.quota.
 
 The resources are ``volumes``, ``snapshots``, ``gigabytes`` and
-``per_volume_gigabytes``; a limit is a whole number, -1 for none. Usage
+``per_volume_gigabytes``, and for every volume type ``volumes_<type>``,
+``snapshots_<type>`` and ``gigabytes_<type>`` (objects.type_quota, -1 by
+default); a limit is a whole number, -1 for none. Usage
 (``?usage=True``) is what the project holds as objects.quota reports it:
 counted from placement, or the legacy count (``[quota]
 count_usage_from_placement``). Limits are enforced by the claims
@@ -15,6 +17,7 @@ from oslo_config import cfg
 from oslo_utils import strutils
 
 from objects import quota
+from objects import type_quota
 from volapi.api import errors
 from volapi.api import policy
 from volapi.api import rest
@@ -27,13 +30,13 @@ MAX_LIMIT = 2 ** 31 - 1
 NON_QUOTA_KEYS = ('id', 'tenant_id', 'class_name')
 
 
-def _limits_from_body(body, key):
+def _limits_from_body(body, key, per_type):
     if not isinstance(body, dict) or not isinstance(body.get(key), dict):
         raise errors.BadRequest("Missing required element '%s' in request "
                                 "body." % key)
     wanted = {k: v for k, v in body[key].items()
               if k not in NON_QUOTA_KEYS}
-    bad = sorted(set(wanted) - set(quota.RESOURCES))
+    bad = sorted(set(wanted) - set(quota.RESOURCES) - set(per_type))
     if bad:
         raise errors.BadRequest('Bad key(s) in quota set: %s'
                                 % ','.join(bad))
@@ -65,9 +68,31 @@ def _integer(value):
 
 
 def _usage_view(limits, in_use):
-    return {name: {'limit': limits[name], 'in_use': in_use.get(name, 0),
+    return {name: {'limit': limit, 'in_use': in_use.get(name, 0),
                    'reserved': 0, 'allocated': 0}
-            for name in quota.RESOURCES}
+            for name, limit in limits.items()}
+
+
+def _in_use(context, project_id, per_type):
+    """{resource: in use} of the project, per-type resources included."""
+    in_use = quota.reported_usage(context, CONF, project_id)
+    by_type = type_quota.reported_usage(
+        context, project_id, {type_id for _, type_id in per_type.values()},
+        from_placement=quota.counts_from_placement(context, CONF,
+                                                   project_id))
+    for name, (counted, type_id) in per_type.items():
+        in_use[name] = by_type[type_id][counted]
+    return in_use
+
+
+def _project_limits(context, project_id, per_type):
+    return type_quota.shown_limits(
+        context, quota.project_limits(context, CONF, project_id), per_type)
+
+
+def _class_limits(context, class_name, per_type):
+    return type_quota.shown_limits(
+        context, quota.class_limits(context, CONF, class_name), per_type)
 
 
 class QuotaSetController:
@@ -83,15 +108,16 @@ class QuotaSetController:
         context = pecan.request.ctx
         policy.authorize(context, policies.SHOW,
                          {'project_id': self.project_id})
-        limits = quota.project_limits(context, CONF, self.project_id)
+        per_type = type_quota.resources(context)
+        limits = _project_limits(context, self.project_id, per_type)
         try:
             with_usage = strutils.bool_from_string(usage, strict=True)
         except ValueError:
             raise errors.BadRequest('Invalid input received: usage must be '
                                     'a boolean, not %r.' % usage) from None
         if with_usage:
-            body = _usage_view(limits, quota.reported_usage(
-                context, CONF, self.project_id))
+            body = _usage_view(limits, _in_use(context, self.project_id,
+                                               per_type))
         else:
             body = dict(limits)
         body['id'] = self.project_id
@@ -104,19 +130,20 @@ class QuotaSetController:
         context = request.ctx
         policy.authorize(context, policies.UPDATE,
                          {'project_id': self.project_id})
+        per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
-                                   'quota_set')
-        in_use = quota.reported_usage(context, CONF, self.project_id)
+                                   'quota_set', per_type)
+        in_use = _in_use(context, self.project_id, per_type)
         for name, limit in limits.items():
             # Cinder's check; the claims enforce the limit in any case.
-            if name in quota.COUNTED and limit != -1 and \
+            if name != quota.PER_VOLUME and limit != -1 and \
                     limit < in_use[name]:
                 raise errors.BadRequest(
                     'Invalid input received: Quota %s limit must be equal '
                     'or greater than existing resources.' % name)
         quota.set_limits(context, quota.PROJECT, self.project_id, limits)
-        return {'quota_set': quota.project_limits(context, CONF,
-                                                  self.project_id)}
+        return {'quota_set': _project_limits(context, self.project_id,
+                                             per_type)}
 
     @index.when(method='DELETE')
     @rest.json(200)
@@ -136,7 +163,8 @@ class QuotaSetController:
         context = request.ctx
         policy.authorize(context, policies.SHOW,
                          {'project_id': self.project_id})
-        body = quota.class_limits(context, CONF)
+        body = _class_limits(context, quota.DEFAULT_CLASS,
+                             type_quota.resources(context))
         body['id'] = self.project_id
         return {'quota_set': body}
 
@@ -159,7 +187,8 @@ class QuotaClassSetController:
     def show(self, **params):
         context = pecan.request.ctx
         policy.authorize(context, policies.CLASSES)
-        body = quota.class_limits(context, CONF, self.class_name)
+        body = _class_limits(context, self.class_name,
+                             type_quota.resources(context))
         body['id'] = self.class_name
         return {'quota_class_set': body}
 
@@ -169,11 +198,12 @@ class QuotaClassSetController:
         request = pecan.request
         context = request.ctx
         policy.authorize(context, policies.CLASSES)
+        per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
-                                   'quota_class_set')
+                                   'quota_class_set', per_type)
         quota.set_limits(context, quota.CLASS, self.class_name, limits)
-        return {'quota_class_set': quota.class_limits(context, CONF,
-                                                      self.class_name)}
+        return {'quota_class_set': _class_limits(context, self.class_name,
+                                                 per_type)}
 
 
 class QuotaClassSetsController(rest.Collection):

@@ -1,0 +1,323 @@
+"""Per-volume-type quotas: Cinder's ``volumes_<type>``,
+``snapshots_<type>`` and ``gigabytes_<type>``.
+
+Their limits live in ``quota_limits`` beside the project's, keyed by the
+resource name (the type's name in it, as Cinder keys them); set nowhere,
+a per-type limit is -1 (none), Cinder's default.
+
+What a project holds of a type is kept in its ``type_quota_usages`` row:
+the live volumes and snapshots of that type and the DISK_GB they hold
+(the project's row's counts, split by type). Every claim and release
+changes it with the project's row, in the same transaction, by ONE
+compare-and-swap whose WHERE says that each count it adds to stays within
+the type's limit (the limit looked up in that statement, by the type's
+name as the row's type has it then). The project's row is changed first,
+so a project's claims already queue there and two rows of one project are
+never taken in a different order. A row is made on first use, counted
+from the tables and placement; its id is derived from the pair, so two
+first claims of one pair collide on it and one is sent round again.
+"""
+import functools
+import uuid
+
+import sqlalchemy as sa
+from oslo_db import exception as oslo_db_exc
+from oslo_utils import timeutils
+
+from db import api as db_api
+from db import conditions as cond
+from db import exceptions as db_exc
+from db import models
+from db import session
+from objects import quota
+from objects.placement import resource_class as rc_obj
+
+USAGES = models.TypeQuotaUsage.__table__
+Usage = models.TypeQuotaUsage
+COUNTED = quota.COUNTED
+# Cinder's default for the per-type resources: no limit.
+DEFAULT_LIMIT = -1
+# Fixed: the ids of existing rows depend on it.
+_ROW_NAMESPACE = uuid.UUID('6f1bb3a4-8f8e-4a51-9a43-1f0c2f7f5d1e')
+
+
+def row_id(project_id, volume_type_id):
+    return str(uuid.uuid5(_ROW_NAMESPACE,
+                          '%s/%s' % (project_id, volume_type_id)))
+
+
+def resource_name(counted, type_name):
+    return '%s_%s' % (counted, type_name)
+
+
+# -- limits --------------------------------------------------------------------
+
+def live_types(context):
+    """{type id: name} of every live volume type (public or not)."""
+    types = models.VolumeType.__table__
+    with session.reader.connection.using(context) as conn:
+        return dict(conn.execute(sa.select(types.c.id, types.c.name).where(
+            types.c.deleted == sa.false())).all())
+
+
+def resources(context):
+    """{resource name: (counted resource, type id)} of the live types."""
+    return {resource_name(counted, name): (counted, type_id)
+            for type_id, name in live_types(context).items()
+            for counted in COUNTED}
+
+
+def shown_limits(context, limits, names=None):
+    """``limits`` (as objects.quota reads them) as the API shows them: the
+    project-wide resources, and every live type's three, -1 where unset;
+    limits of types that are gone are left out."""
+    names = resources(context) if names is None else names
+    shown = {name: limits[name] for name in quota.RESOURCES}
+    shown.update((name, limits.get(name, DEFAULT_LIMIT)) for name in names)
+    return shown
+
+
+# -- usage ---------------------------------------------------------------------
+
+def _live_of(table, project, type_id):
+    """The WHERE of the live rows of ``table`` (volumes or snapshots) of
+    the pair; plain criteria, so a statement over the usage rows
+    correlates them with each row."""
+    return (table.c.project_id == project,
+            table.c.volume_type_id == type_id, table.c.deleted == sa.false())
+
+
+VOLUMES = models.Volume.__table__
+SNAPSHOTS = models.Snapshot.__table__
+
+
+def _count(table, project, type_id):
+    return sa.select(sa.func.count()).select_from(table).where(
+        *_live_of(table, project, type_id)).scalar_subquery()
+
+
+def _placement_gigabytes(project, type_id):
+    """SQL: the DISK_GB the volumes and snapshots of the pair hold (a
+    migration's hold on its source is another consumer: not counted)."""
+    allocations = models.Allocation.__table__
+
+    def held_by(table):
+        return sa.select(sa.func.coalesce(sa.func.sum(allocations.c.used),
+                                          0)).select_from(allocations.join(
+            table, table.c.id == allocations.c.consumer_id)).where(
+            allocations.c.resource_class_id ==
+            rc_obj.STANDARD_IDS['DISK_GB'],
+            *_live_of(table, project, type_id)).scalar_subquery()
+    return held_by(VOLUMES) + held_by(SNAPSHOTS)
+
+
+def _legacy_gigabytes(project, type_id):
+    return (sa.select(sa.func.coalesce(sa.func.sum(VOLUMES.c.size), 0))
+            .where(*_live_of(VOLUMES, project, type_id)).scalar_subquery()
+            + sa.select(sa.func.coalesce(
+                sa.func.sum(SNAPSHOTS.c.volume_size), 0))
+            .where(*_live_of(SNAPSHOTS, project, type_id))
+            .scalar_subquery())
+
+
+def _counted(project, type_id, legacy=False):
+    return {'volumes': _count(VOLUMES, project, type_id),
+            'snapshots': _count(SNAPSHOTS, project, type_id),
+            'gigabytes': (_legacy_gigabytes if legacy
+                          else _placement_gigabytes)(project, type_id)}
+
+
+def _create_row(context, project_id, volume_type_id):
+    """Insert the pair's row, counted from the tables and placement; a
+    concurrent insert sends the transaction round again."""
+    project = sa.bindparam('project', project_id)
+    type_id = sa.bindparam('type_id', volume_type_id)
+    try:
+        with session.writer.connection.using(context) as conn:
+            conn.execute(USAGES.insert().values(
+                id=row_id(project_id, volume_type_id),
+                project_id=project_id, volume_type_id=volume_type_id,
+                created_at=timeutils.utcnow(),
+                **_counted(project, type_id)))
+    except oslo_db_exc.DBDuplicateEntry:
+        raise oslo_db_exc.RetryRequest(db_exc.ConcurrentUpdate(
+            'volume type quota usage', project_id, 1))
+
+
+def _has_row(context, ident):
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(sa.select(USAGES.c.id).where(
+            USAGES.c.id == ident)).first() is not None
+
+
+@db_api.retry_on_deadlock
+def ensure_row(context, project_id, volume_type_id):
+    """Make the pair's row in a transaction of its own before the first
+    claim's (see objects.quota.ensure_row: many first creates then wait
+    for one short insert instead of each going round again)."""
+    if project_id is None or volume_type_id is None or \
+            _has_row(context, row_id(project_id, volume_type_id)):
+        return
+    try:
+        _create_row(context, project_id, volume_type_id)
+    except oslo_db_exc.RetryRequest:
+        pass  # made meanwhile by another request: that is all we wanted
+
+
+def reported_usage(context, project_id, type_ids, from_placement=True):
+    """{type id: {resource: in use}} of the project: from its rows (types
+    without one counted the way the row would be made), or with
+    ``from_placement`` off the legacy count from the tables."""
+    found = {}
+    with session.reader.connection.using(context) as conn:
+        if from_placement:
+            for row in conn.execute(sa.select(
+                    USAGES.c.volume_type_id, USAGES.c.volumes,
+                    USAGES.c.snapshots, USAGES.c.gigabytes).where(
+                    USAGES.c.project_id == project_id)):
+                found[row.volume_type_id] = {
+                    name: int(getattr(row, name)) for name in COUNTED}
+        for type_id in type_ids:
+            if type_id in found:
+                continue
+            row = conn.execute(sa.select(*[
+                value.label(name) for name, value in _counted(
+                    project_id, type_id, legacy=not from_placement).items()
+            ])).first()
+            found[type_id] = {name: int(value)
+                              for name, value in row._mapping.items()}
+    return found
+
+
+def drift(context):
+    """(project, type id, row's (volumes, snapshots, gigabytes), counted)
+    of every row that disagrees with what its pair holds. A volume whose
+    retype is in flight counts in the new type's row already: it shows
+    here until the retype ends."""
+    counted = _counted(USAGES.c.project_id, USAGES.c.volume_type_id)
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(sa.select(
+            USAGES.c.project_id, USAGES.c.volume_type_id, USAGES.c.volumes,
+            USAGES.c.snapshots, USAGES.c.gigabytes,
+            *[value.label('counted_' + name)
+              for name, value in counted.items()])).all()
+    found = []
+    for row in rows:
+        stored = (row.volumes, row.snapshots, row.gigabytes)
+        actual = tuple(int(getattr(row, 'counted_' + name))
+                       for name in COUNTED)
+        if stored != actual:
+            found.append((row.project_id, row.volume_type_id, stored,
+                          actual))
+    return found
+
+
+@db_api.retry_on_deadlock
+def recount(context, project_id, volume_type_id):
+    """Repair: the pair's row counted afresh, in one statement."""
+    project = sa.bindparam('project', project_id)
+    type_id = sa.bindparam('type_id', volume_type_id)
+    with session.writer.connection.using(context) as conn:
+        conn.execute(USAGES.update().where(
+            USAGES.c.id == row_id(project_id, volume_type_id)).values(
+            updated_at=timeutils.utcnow(), **_counted(project, type_id)))
+
+
+# -- the compare-and-swap ------------------------------------------------------
+
+def _param(name, type_=sa.BigInteger):
+    return sa.bindparam('tquota_' + name, type_=type_)
+
+
+def _limit(counted):
+    """SQL: the limit of ``<counted>_<the row's type name>`` for the row's
+    project: the project's, else the default class's, else none."""
+    types = models.VolumeType.__table__
+    limits = quota.LIMITS
+    # Correlated explicitly: the row updated is two levels up.
+    resource = _param('prefix_' + counted, sa.String) + sa.select(
+        types.c.name).where(types.c.id == Usage.volume_type_id) \
+        .correlate(USAGES).scalar_subquery()
+
+    def set_for(scope, scope_id):
+        return sa.select(limits.c.hard_limit).where(
+            limits.c.scope == scope, limits.c.scope_id == scope_id,
+            limits.c.resource == resource).scalar_subquery()
+    return sa.func.coalesce(set_for(quota.PROJECT, Usage.project_id),
+                            set_for(quota.CLASS, quota.DEFAULT_CLASS),
+                            DEFAULT_LIMIT)
+
+
+def _within(counted):
+    change, limit = _param(counted), _limit(counted)
+    return sa.or_(change <= 0, limit < 0,
+                  getattr(Usage, counted) + change <= limit)
+
+
+def _conditions(values):
+    return [quota.Within(counted, cond.Sql(
+        ('type_quota_within', counted), functools.partial(_within, counted),
+        {'tquota_' + counted: values[counted],
+         'tquota_prefix_' + counted: counted + '_'}))
+        for counted in COUNTED]
+
+
+def _added(counted):
+    return getattr(Usage, counted) + _param(counted)
+
+
+def _values(values):
+    changes = {counted: cond.Sql(('type_quota_add', counted),
+                                 functools.partial(_added, counted),
+                                 {'tquota_' + counted: values[counted]})
+               for counted in COUNTED}
+    changes['updated_at'] = timeutils.utcnow()
+    return changes
+
+
+def charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
+           gigabytes=0, enforce=True):
+    """In the caller's transaction, after objects.quota.charge of the same
+    counts: add to what the project holds of the type (negative numbers
+    release), refusing with OverQuota (named ``volumes_<type>`` ...) what
+    would exceed a per-type limit (``enforce``; a release never is)."""
+    if project_id is None or volume_type_id is None:
+        return
+    values = {'volumes': volumes, 'snapshots': snapshots,
+              'gigabytes': gigabytes}
+    adds = any(value > 0 for value in values.values())
+    conditions = _conditions(values) if enforce and adds else []
+    ident = row_id(project_id, volume_type_id)
+    for _ in range(2):
+        try:
+            db_api.update_or_explain(context, Usage, ident, _values(values),
+                                     filters=conditions)
+            return
+        except db_exc.NotFound:
+            if not adds:
+                return  # nothing held yet: the row, once made, counts this
+            _create_row(context, project_id, volume_type_id)
+        except db_exc.ConditionNotMet as exc:
+            raise _over_quota(context, ident, exc.condition.resource,
+                              values) from None
+
+
+def _over_quota(context, ident, counted, values):
+    types = models.VolumeType.__table__
+    limits = quota.LIMITS
+    with session.reader.connection.using(context) as conn:
+        row = conn.execute(sa.select(
+            USAGES.c.project_id, USAGES.c[counted].label('in_use'),
+            types.c.name).join_from(
+            USAGES, types, types.c.id == USAGES.c.volume_type_id).where(
+            USAGES.c.id == ident)).first()
+        resource = resource_name(counted, row.name)
+        found = dict(conn.execute(sa.select(
+            limits.c.scope, limits.c.hard_limit).where(
+            limits.c.resource == resource,
+            sa.or_(sa.and_(limits.c.scope == quota.PROJECT,
+                           limits.c.scope_id == row.project_id),
+                   sa.and_(limits.c.scope == quota.CLASS,
+                           limits.c.scope_id == quota.DEFAULT_CLASS)))).all())
+    limit = found.get(quota.PROJECT, found.get(quota.CLASS, DEFAULT_LIMIT))
+    return quota.OverQuota(resource, values[counted], row.in_use, limit)
