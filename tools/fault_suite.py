@@ -79,6 +79,17 @@ class Recorder:
         return op
 
 
+def _whole(response):
+    """True unless the answer's JSON body is cut short."""
+    if not response.content:
+        return True
+    try:
+        response.json()
+    except ValueError:
+        return False
+    return True
+
+
 class Client(threading.Thread):
     """One user: create, extend, snapshot, delete the snapshot, delete the
     volume, again and again, each step awaited before the next."""
@@ -109,9 +120,16 @@ class Client(threading.Thread):
                     # It may have been done: the caller cannot know.
                     return None
             else:
-                self.recorder.answer(response.status_code)
-                if response.status_code < 500:
-                    return response
+                if response.status_code < 500 and not _whole(response):
+                    # Cut off by the API process killed while answering:
+                    # as good as no answer.
+                    self.recorder.answer('conn')
+                    if method != 'GET':
+                        return None
+                else:
+                    self.recorder.answer(response.status_code)
+                    if response.status_code < 500:
+                        return response
             if time.time() > retry_until:
                 return None
             time.sleep(0.5)

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import uuid
 
 import fixtures
 import sqlalchemy as sa
@@ -16,6 +17,7 @@ from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import inventory as inv_obj
 from objects.placement import resource_provider as rp_obj
+from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
@@ -370,6 +372,22 @@ class ReshapeRaceTest(ReshapeTestCase):
                 self.row(VOLUMES, volume_id)['host'], self.held(volume_id)))
         self.assertEqual([host('file')], result.deleted)
 
+    def test_out_of_attempts_it_fails_and_nothing_moved(self):
+        self.start_worker()
+        made = self.populate(2, snapshot_every=10)
+        self.stop_worker()
+        self.config.set('volume', **TWO_POOLS)
+        driver = _CreatingOnFirstLocate(self.config.conf)
+        driver.create = self.create_volume
+        reporter, driver = self.reporter(driver)
+        error = self.assertRaises(reshape.ReshapeFailed, reshape.reshape,
+                                  self.context, reporter, driver, attempts=1)
+        self.assertIn('still racing other writers after 1 attempts',
+                      str(error))
+        for volume_id in made:
+            self.assertEqual((host('file'), {host('file'): 1}), (
+                self.row(VOLUMES, volume_id)['host'], self.held(volume_id)))
+
     def test_reshape_racing_16_creates(self):
         self.start_worker()
         made = self.populate(40, snapshot_every=40)
@@ -440,6 +458,11 @@ class OfflineReshapeTest(ReshapeTestCase):
 
     def manage(self, *args, **volume_options):
         """volapi-manage with this test's database and [volume] options."""
+        return self.command('manage', *args, **volume_options)
+
+    def command(self, command, *args, **volume_options):
+        """volapi.cmd.<command> with this test's database and [volume]
+        options."""
         directory = self.useFixture(fixtures.TempDir()).path
         path = os.path.join(directory, 'volapi.conf')
         options = {'volumes_dir': self.volumes_dir}
@@ -450,8 +473,9 @@ class OfflineReshapeTest(ReshapeTestCase):
             'database': {'connection': self.database.url},
             'volume': options})
         return subprocess.run(
-            [sys.executable, '-m', 'volapi.cmd.manage', '--config-file',
-             path] + list(args), capture_output=True, text=True, timeout=120)
+            [sys.executable, '-m', 'volapi.cmd.%s' % command,
+             '--config-file', path] + list(args), capture_output=True,
+            text=True, timeout=120)
 
     def test_offline_split_then_nothing_to_do(self):
         self.start_worker()
@@ -497,3 +521,42 @@ class OfflineReshapeTest(ReshapeTestCase):
         self.assertIn('reshape of %s failed' % ROOT, full.stdout)
         for volume_id in made:
             self.assertEqual({host('file'): 1}, self.held(volume_id))
+        # volapi-volume refuses to start the same way, with the reason.
+        worker = self.command('volume', file_pools=['a:1'],
+                              max_over_subscription_ratio=1.0)
+        self.assertEqual(1, worker.returncode, worker.stdout)
+        self.assertIn('reshape of %s failed: Unable to create allocation '
+                      'for \'DISK_GB\'' % ROOT, worker.stdout + worker.stderr)
+        self.assertNotIn('Traceback', worker.stdout + worker.stderr)
+
+
+class AllocationsOfTreeTest(base.DatabaseTestCase):
+    """allocation_reads.get_for_provider_tree: what the reshape gathers."""
+
+    def test_every_allocation_of_the_consumers_on_the_tree(self):
+        inside, outside = [rp_obj.create(
+            self.context, str(uuid.uuid4()), name) for name in ('in', 'out')]
+        for provider in (inside, outside):
+            inv_obj.set_inventories(self.context, provider, 0, {
+                pools.DISK_GB: dict(total=10, reserved=0, min_unit=1,
+                                    max_unit=10, step_size=1,
+                                    allocation_ratio=1.0)})
+        both, elsewhere = str(uuid.uuid4()), str(uuid.uuid4())
+        alloc_obj.replace_all(self.context, [
+            alloc_obj.ConsumerAllocations(
+                both, {inside.uuid: {pools.DISK_GB: 2},
+                       outside.uuid: {pools.DISK_GB: 3}},
+                project_id='p', user_id='u', generation=None),
+            alloc_obj.ConsumerAllocations(
+                elsewhere, {outside.uuid: {pools.DISK_GB: 1}},
+                project_id='p', user_id='u', generation=None)])
+        found = alloc_reads.get_for_provider_tree(self.context,
+                                                  [inside.uuid])
+        self.assertEqual({both: alloc_reads.get_for_consumer(self.context,
+                                                             both)}, found)
+        self.assertEqual({inside.uuid: {pools.DISK_GB: 2},
+                          outside.uuid: {pools.DISK_GB: 3}},
+                         {rp: held['resources'] for rp, held in
+                          found[both]['allocations'].items()})
+        self.assertEqual({}, alloc_reads.get_for_provider_tree(
+            self.context, [str(uuid.uuid4())]))

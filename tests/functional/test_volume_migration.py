@@ -39,7 +39,8 @@ class MigrationTestCase(api_fixtures.APITestCase):
     def setUp(self):
         super().setUp()
         self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
-        self.driver = self.useFixture(vwf.RunningWorker(self)).worker.driver
+        self.worker = self.useFixture(vwf.RunningWorker(self)).worker
+        self.driver = self.worker.driver
         self.useFixture(invariant.PoolInvariant(self))
 
     def show(self, volume_id):
@@ -283,6 +284,17 @@ class MigrateTest(MigrationTestCase):
         self.assertEqual(('error', BIG), (
             shown['os-vol-mig-status-attr:migstat'],
             shown['os-vol-host-attr:host']))
+
+    def test_a_late_copy_a_peer_ended_the_move_with_is_kept(self):
+        # A worker thought dead copies on while a peer re-drives the move
+        # and ends it with the copy of the same name: the late worker's
+        # discard must not remove the data the volume now uses.
+        volume = self.available(size=2)
+        self.migrate(volume['id'], host=SMALL)
+        self.settled(volume['id'])
+        moved = self.driver_view(volume)
+        self.worker.manager._discard_copy(self.context, moved)
+        self.assertTrue(os.path.exists(moved.provider_location))
 
     def test_completion_names_the_migration(self):
         volume = self.available()

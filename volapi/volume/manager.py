@@ -276,7 +276,22 @@ class VolumeManager:
 
         return ('migrating', work, 'migrate_done', 'migrate_failed',
                 lambda: self.driver.delete_volume(source),
-                lambda: self.driver.delete_volume(moved))
+                lambda: self._discard_copy(context, moved))
+
+    def _discard_copy(self, context, moved):
+        """Remove the copy ``moved`` of a migration that did not end with
+        us, unless it is in use: a peer that took the migration over may be
+        copying to the same name, or may have ended it with that copy."""
+        try:
+            volume = objects.Volume.get_by_id(context, moved.id)
+        except db_exc.NotFound:
+            volume = None
+        if volume is not None and (volume.migration_status == 'migrating'
+                                   or volume.name_id == moved.name_id):
+            LOG.info('volume %s: copy %s kept (the migration is %s)',
+                     moved.id, moved.name_id, volume.migration_status)
+            return
+        self.driver.delete_volume(moved)
 
     @staticmethod
     def _retype_of(context, volume):

@@ -246,18 +246,10 @@ def reshape_needed(context, reporter, driver):
 
 def _gather(context, tree):
     """{consumer: its allocations as GET /allocations/{consumer} shows
-    them} for every consumer holding anything on ``tree`` (the spec's
-    get_allocations_for_provider_tree: all of each consumer's allocations,
-    on the tree or not)."""
-    held = {}
-    for provider, _ in tree.values():
-        found = alloc_reads.get_for_provider(context, provider.uuid)
-        for consumer in sorted((found or {}).get('allocations', {})):
-            if consumer not in held:
-                record = alloc_reads.get_for_consumer(context, consumer)
-                if record is not None:
-                    held[consumer] = record
-    return held
+    them} for every consumer holding anything on ``tree``: all of each
+    consumer's allocations, on the tree or not."""
+    return alloc_reads.get_for_provider_tree(
+        context, [provider.uuid for provider, _ in tree.values()])
 
 
 def _with_placement_config(context, conf):
