@@ -8,7 +8,10 @@ aggregate. Both applications get the same providers through their API,
 then each query is asked again and again (one client, one request at a
 time): in rounds, each measuring Placement then volapi for a few seconds,
 so that both see the same load on a shared machine; the best round's
-requests per second of each is printed, with the ratio.
+requests per second of each is printed, with the ratio, and the least CPU
+time per request in a round of each server process and of the PostgreSQL
+backends serving its database (steadier than requests per second on a
+busy machine; the client's own time, the same for both, is in neither).
 
     python bench/allocation_candidates.py [--db-url URL] [--venv DIR]
                                           [--seconds S]
@@ -23,6 +26,8 @@ import os
 import sys
 import time
 import uuid
+
+import sqlalchemy as sa
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -101,14 +106,48 @@ def populate(url, call=call):
                      inventories={'SRIOV_NET_VF': {'total': 8}}, call=call)
 
 
-def rate(url, query, seconds):
-    """Requests per second over ``seconds`` (at least 3 requests)."""
+def cpu_seconds(pid):
+    """User + system CPU time of process ``pid`` so far."""
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rpartition(')')[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+class DatabaseClock:
+    """CPU time of the PostgreSQL backends serving one application's
+    database (the server is on this machine: /proc shows its processes)."""
+
+    def __init__(self, admin, label):
+        self.admin = admin
+        self.pattern = 'placement_diff_%s_%d_%%' % (label, os.getpid())
+
+    def seconds(self):
+        with self.admin.connect() as conn:
+            pids = conn.execute(sa.text(
+                'SELECT pid FROM pg_stat_activity WHERE datname LIKE :p'),
+                {'p': self.pattern}).scalars().all()
+        total = 0.0
+        for pid in pids:
+            try:
+                total += cpu_seconds(pid)
+            except OSError:
+                pass  # gone meanwhile
+        return total
+
+
+def rate(server, database, query, seconds):
+    """(Requests per second, the server's CPU ms per request, its
+    database's) over ``seconds`` (at least 3 requests)."""
     path = '/allocation_candidates?' + query
+    cpu, db_cpu = cpu_seconds(server.process.pid), database.seconds()
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or count < 3:
-        call(url, 'GET', path)
+        call(server.url, 'GET', path)
         count += 1
-    return count / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return (count / elapsed,
+            (cpu_seconds(server.process.pid) - cpu) * 1000 / count,
+            (database.seconds() - db_cpu) * 1000 / count)
 
 
 def candidates(url, query):
@@ -131,23 +170,33 @@ def main():
             placement, volapi):
         for server in (placement, volapi):
             populate(server.url)
-        print('%d providers; requests/s, one client, one request at a time'
-              % (TREES * 3 + SHARING))
-        print('  %-36s %12s %12s %8s %11s' % (
-            'query', 'placement', 'volapi', 'ratio', 'candidates'))
+        admin = sa.create_engine(args.db_url)
+        clocks = (DatabaseClock(admin, 'ref'), DatabaseClock(admin, 'vol'))
+        print('%d providers; requests/s, one client, one request at a time '
+              '(best round); CPU ms per request of the server + its '
+              'database (least)' % (TREES * 3 + SHARING))
+        print('  %-36s %10s %10s %6s %12s %12s %6s %5s' % (
+            'query', 'placement', 'volapi', 'ratio', 'P cpu+db', 'v cpu+db',
+            'ratio', 'found'))
         for name, query in QUERIES:
             expected = candidates(placement.url, query)  # and warm up
             found = candidates(volapi.url, query)
             if found != expected:
                 raise RuntimeError('%s: %d candidates from volapi, %d from '
                                    'Placement' % (name, found, expected))
-            theirs = mine = 0
-            for _ in range(args.rounds):
-                theirs = max(theirs, rate(placement.url, query,
-                                          args.seconds))
-                mine = max(mine, rate(volapi.url, query, args.seconds))
-            print('  %-36s %12.1f %12.1f %7.1fx %11d'
-                  % (name, theirs, mine, mine / theirs, found))
+            rounds = [(rate(placement, clocks[0], query, args.seconds),
+                       rate(volapi, clocks[1], query, args.seconds))
+                      for _ in range(args.rounds)]
+            theirs = max(r[0][0] for r in rounds)
+            mine = max(r[1][0] for r in rounds)
+            their_cpu = min(r[0][1:] for r in rounds)
+            my_cpu = min(r[1][1:] for r in rounds)
+            print('  %-36s %10.1f %10.1f %5.1fx %5.1f+%-6.1f %5.1f+%-6.1f '
+                  '%5.1fx %5d' % (name, theirs, mine, mine / theirs,
+                                  their_cpu[0], their_cpu[1], my_cpu[0],
+                                  my_cpu[1], sum(their_cpu) / sum(my_cpu),
+                                  found))
+        admin.dispose()
 
 
 if __name__ == '__main__':

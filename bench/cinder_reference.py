@@ -3,7 +3,7 @@
 volapi's benches: cinder-api, cinder-scheduler and cinder-volume with
 Cinder's own fake driver, on PostgreSQL and RabbitMQ.
 
-    . /work/state/exports.sh   # or export VOLAPI_TEST_PG_URL, _RABBIT_URL
+    # VOLAPI_TEST_PG_URL and VOLAPI_TEST_RABBIT_URL set, as for tools/run-tests
     python bench/cinder_reference.py [--state-dir DIR] [--keep]
 
 Installs ``cinder==29.0.0`` (and psycopg2, the driver Cinder supports) with
@@ -65,15 +65,10 @@ def ensure_venv(state_dir, version=VERSION):
         subprocess.run([sys.executable, '-m', 'venv', venv], check=True)
         # psycopg2: the PostgreSQL driver Cinder supports. fixtures: the
         # fake driver imports cinder.tests.unit, which needs it.
-        log = os.path.join(state_dir, 'cinder-%s-pip.log' % version)
-        with open(log, 'w') as out:
-            done = subprocess.run(
-                [os.path.join(venv, 'bin', 'pip'), 'install',
-                 'cinder==%s' % version, 'psycopg2-binary', 'fixtures'],
-                stdout=out, stderr=subprocess.STDOUT)
-        if done.returncode:
-            raise RuntimeError('pip could not install cinder==%s; end of '
-                               '%s:\n%s' % (version, log, scratch.tail(log)))
+        scratch.run_logged(
+            [os.path.join(venv, 'bin', 'pip'), 'install',
+             'cinder==%s' % version, 'psycopg2-binary', 'fixtures'],
+            os.path.join(state_dir, 'cinder-%s-pip.log' % version))
         open(installed, 'w').close()
     return venv
 
@@ -171,10 +166,10 @@ class CinderReference:
                                 self.rabbit_url, self.host, self.port,
                                 self.workers, self.exchange))
         env = dict(os.environ, HOME=self.run_dir)
-        subprocess.run([self._bin('cinder-manage'), '--config-file',
-                        self.conf, 'db', 'sync'], check=True, env=env,
-                       cwd=self.run_dir, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        scratch.run_logged([self._bin('cinder-manage'), '--config-file',
+                            self.conf, 'db', 'sync'],
+                           os.path.join(self.run_dir, 'db-sync.log'),
+                           env=env, cwd=self.run_dir)
         for service in SERVICES:
             self.processes.start(
                 service, [self._bin(service), '--config-file', self.conf],
@@ -228,19 +223,18 @@ class CinderReference:
                 for pid in self.processes.pids(service)]
 
     def stop(self):
-        self.processes.stop_all()
         # Topic queues have fixed names; the exchange is this run's own.
         backend_host = '%s@%s' % (self.host, BACKEND)
-        scratch.delete_queues(self.rabbit_url, [
-            'cinder-scheduler', 'cinder-scheduler.%s' % self.host,
-            'cinder-volume', 'cinder-volume.%s' % backend_host,
-            'cinder-volume.%s.%s' % (backend_host, backend_host.split('@')[0]),
-        ])
-        self.database.drop()
-        if self.keep:
-            print('kept the configuration and logs in %s' % self.run_dir)
-        else:
-            subprocess.run(['rm', '-rf', self.run_dir], check=True)
+        queues = ['cinder-scheduler', 'cinder-scheduler.%s' % self.host,
+                  'cinder-volume', 'cinder-volume.%s' % backend_host,
+                  'cinder-volume.%s.%s' % (backend_host, self.host)]
+        scratch.each_step(
+            ('stop Cinder\'s services', self.processes.stop_all),
+            ('delete Cinder\'s queues',
+             lambda: scratch.delete_queues(self.rabbit_url, queues)),
+            ('drop database %s' % self.database.name, self.database.drop),
+            ('remove %s' % self.run_dir,
+             lambda: scratch.remove_run_dir(self.run_dir, self.keep)))
 
 
 def main(argv=None):
@@ -249,8 +243,7 @@ def main(argv=None):
     p.add_argument('--keep', action='store_true',
                    help='keep the run directory (cinder.conf, logs)')
     args = p.parse_args(argv)
-    pg_url = os.environ['VOLAPI_TEST_PG_URL']
-    rabbit_url = os.environ['VOLAPI_TEST_RABBIT_URL']
+    pg_url, rabbit_url = scratch.servers_from_environment()
     stopping = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopping.set())

@@ -2,7 +2,7 @@
 """Volume create-to-available: volapi beside OpenStack Cinder 29.0.0 on the
 same machine, PostgreSQL and RabbitMQ, quota enforced, in one run.
 
-    . /work/state/exports.sh   # or export VOLAPI_TEST_PG_URL, _RABBIT_URL
+    # VOLAPI_TEST_PG_URL and VOLAPI_TEST_RABBIT_URL set, as for tools/run-tests
     PYTHONPATH=$PWD python bench/compare_creates.py [--state-dir DIR] \\
         [--clients 1,8,32] [--duration 10] [--rounds 1] [--keep]
 
@@ -27,7 +27,8 @@ round's ratio.
 Last, the quota at its limit on each side: a fresh project with a quota of
 --quota-limit volumes gets --quota-clients creates at once; prints how
 many were accepted and refused (413), how many volumes ended 'available',
-and the usage each API reports before and after they are deleted.
+and the usage each API reports before and right after they are deleted
+(and, if it changes within 30 s, what it becomes and when).
 
 Everything started or made is stopped or removed at the end, also on
 Ctrl-C (--keep keeps the run directories with configurations and logs).
@@ -100,6 +101,21 @@ def quota_usage(api, project):
     return body['quota_set']['volumes']['in_use']
 
 
+def usage_after_deletes(api, project, timeout=30):
+    """'N' when the usage reads N right after the last volume is gone and
+    stays so, 'N, then M after S s' when it changes within ``timeout``
+    seconds (a count committed after the volume rows are deleted)."""
+    started = time.monotonic()
+    first = value = quota_usage(api, project)
+    while value and time.monotonic() - started < timeout:
+        time.sleep(0.1)
+        value = quota_usage(api, project)
+    if value == first:
+        return '%d' % first
+    return '%d, then %d after %.1f s' % (first, value,
+                                         time.monotonic() - started)
+
+
 def at_the_limit(service, limit, clients):
     """``clients`` simultaneous creates in a fresh project whose quota is
     ``limit`` volumes: a one-line account."""
@@ -149,14 +165,14 @@ def at_the_limit(service, limit, clients):
             final[state] = final.get(state, 0) + 1
         in_use = quota_usage(api, project)
         volume_creates.delete_all(api, accepted)
-        in_use_after = quota_usage(api, project)
+        in_use_after = usage_after_deletes(api, project)
     finally:
         api.connection.close()
     answers = {}
     for code in codes:
         answers[code] = answers.get(code, 0) + 1
     return ('%d creates at once, quota %d volumes: answers %s; ended %s; '
-            'quota in_use %d, after deleting them %d' % (
+            'quota in_use %d, after deleting them %s' % (
                 clients, limit, volume_creates.statuses(answers),
                 volume_creates.statuses(final) or 'none', in_use,
                 in_use_after))
@@ -199,8 +215,7 @@ def print_table(levels, rounds):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    pg_url = os.environ['VOLAPI_TEST_PG_URL']
-    rabbit_url = os.environ['VOLAPI_TEST_RABBIT_URL']
+    pg_url, rabbit_url = scratch.servers_from_environment()
     client_counts = [int(c) for c in args.clients.split(',')]
     with volapi_services.VolapiServices(
             args.state_dir, pg_url, rabbit_url, keep=args.keep) as volapi, \
@@ -228,7 +243,8 @@ def main(argv=None):
                     sys.stdout.flush()
                 levels[clients].append(run)
         print_table(levels, args.rounds)
-        print('\nQuota at its limit:')
+        if args.quota_clients:
+            print('\nQuota at its limit:')
         for name, service in targets if args.quota_clients else ():
             print('  %-6s %s' % (name, at_the_limit(
                 service, args.quota_limit, args.quota_clients)))

@@ -7,6 +7,7 @@ Used by bench/cinder_reference.py and bench/compare_creates.py.
 """
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -16,6 +17,20 @@ import urllib.request
 
 import sqlalchemy
 from sqlalchemy.engine import make_url
+
+
+def servers_from_environment():
+    """(PostgreSQL URL, RabbitMQ URL) of the servers to use, from
+    VOLAPI_TEST_PG_URL and VOLAPI_TEST_RABBIT_URL; exit 2 naming the
+    missing one."""
+    urls = []
+    for name in ('VOLAPI_TEST_PG_URL', 'VOLAPI_TEST_RABBIT_URL'):
+        if not os.environ.get(name):
+            raise SystemExit('%s is not set: the bench needs a PostgreSQL '
+                             'server (a user allowed to CREATE DATABASE) '
+                             'and a RabbitMQ' % name)
+        urls.append(os.environ[name])
+    return tuple(urls)
 
 
 def token():
@@ -67,6 +82,17 @@ class Database:
                                  % self.name)
         engine.dispose()
         self.created = False
+
+
+def run_logged(argv, log_path, env=None, cwd=None):
+    """Run a command to its end with its output in ``log_path``; raise
+    with the end of that output if it fails."""
+    with open(log_path, 'ab') as log:
+        done = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, env=env, cwd=cwd)
+    if done.returncode:
+        raise RuntimeError('%s failed (status %d); end of %s:\n%s' % (
+            ' '.join(argv), done.returncode, log_path, tail(log_path)))
 
 
 class Processes:
@@ -131,6 +157,27 @@ def _signal_group(pgid, signum):
         os.killpg(pgid, signum)
     except ProcessLookupError:
         pass
+
+
+def each_step(*steps):
+    """Run every (description, callable) of a clean-up even when one
+    fails (a server gone, say), then raise the first failure."""
+    failures = []
+    for what, step in steps:
+        try:
+            step()
+        except Exception as e:
+            print('could not %s: %s' % (what, e))
+            failures.append(e)
+    if failures:
+        raise failures[0]
+
+
+def remove_run_dir(path, keep):
+    if keep:
+        print('kept the configuration and logs in %s' % path)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def children(pid):

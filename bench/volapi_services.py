@@ -8,7 +8,6 @@ made (processes, queues, database, run directory).
 """
 import argparse
 import os
-import subprocess
 import sys
 import time
 
@@ -91,9 +90,9 @@ class VolapiServices:
         # This tree's code, whatever is installed.
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [REPO] + [p for p in [os.environ.get('PYTHONPATH')] if p]))
-        subprocess.run(self._command('manage', 'db', 'sync'), check=True,
-                       env=env, cwd=self.run_dir, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        scratch.run_logged(self._command('manage', 'db', 'sync'),
+                           os.path.join(self.run_dir, 'db-sync.log'),
+                           env=env, cwd=self.run_dir)
         for name, module in (('volapi-volume', 'volume'),
                              ('volapi-api', 'api')):
             self.processes.start(
@@ -142,12 +141,11 @@ class VolapiServices:
                 for pid in self.processes.pids(name)]
 
     def stop(self):
-        self.processes.stop_all()
-        server = '%s@%s' % (self.host, BACKEND)
-        scratch.delete_queues(self.rabbit_url, [
-            self.topic, '%s.%s' % (self.topic, server)])
-        self.database.drop()
-        if self.keep:
-            print('kept the configuration and logs in %s' % self.run_dir)
-        else:
-            subprocess.run(['rm', '-rf', self.run_dir], check=True)
+        queues = [self.topic, '%s.%s@%s' % (self.topic, self.host, BACKEND)]
+        scratch.each_step(
+            ('stop volapi\'s services', self.processes.stop_all),
+            ('delete volapi\'s queues',
+             lambda: scratch.delete_queues(self.rabbit_url, queues)),
+            ('drop database %s' % self.database.name, self.database.drop),
+            ('remove %s' % self.run_dir,
+             lambda: scratch.remove_run_dir(self.run_dir, self.keep)))

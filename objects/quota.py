@@ -174,6 +174,27 @@ def _create_row(context, project_id):
             'quota usage', project_id, 1))
 
 
+def _has_row(context, project_id):
+    with session.reader.connection.using(context) as conn:
+        return conn.execute(sa.select(USAGES.c.project_id).where(
+            USAGES.c.project_id == project_id)).first() is not None
+
+
+@db_api.retry_on_deadlock
+def ensure_row(context, project_id):
+    """Make the project's usage row in a transaction of its own, before the
+    transaction of its first claim: a new project's first creates, many
+    at once, then wait for one short insert instead of each sending its
+    whole claim round again on MySQL's deadlocks between their inserts.
+    (A claim that still finds no row makes it itself: see charge.)"""
+    if project_id is None or _has_row(context, project_id):
+        return
+    try:
+        _create_row(context, project_id)
+    except oslo_db_exc.RetryRequest:
+        pass  # made meanwhile by another request: that is all we wanted
+
+
 def legacy_usage(context, project_id):
     """{resource: in use} counted from the volume and snapshot tables."""
     with session.reader.connection.using(context) as conn:

@@ -25,6 +25,14 @@ CLUSTER = 'fault'
 DRIVER_DELAY = 1
 
 
+def _signal(pid, signum):
+    # A PostgreSQL backend may end at any moment: nothing left to signal.
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(('127.0.0.1', 0))
@@ -153,7 +161,8 @@ class Stack:
                        'volume_driver': 'tools.fault_driver.SlowFileDriver',
                        'cleanup_interval': t['cleanup_interval'],
                        'unclaimed_work_timeout':
-                           t['unclaimed_work_timeout']},
+                           t['unclaimed_work_timeout'],
+                       'attach_hold_timeout': t['attach_hold_timeout']},
             'oslo_messaging_rabbit': {
                 'amqp_durable_queues': t['durable_queues'],
                 'rabbit_retry_interval': 1,
@@ -243,12 +252,14 @@ class Stack:
     def pause_postgresql(self, seconds):
         pids = self._postgres_pids()
         for pid in pids:
-            os.kill(pid, signal.SIGSTOP)
+            _signal(pid, signal.SIGSTOP)
         try:
             time.sleep(seconds)
         finally:
-            for pid in pids:
-                os.kill(pid, signal.SIGCONT)
+            # Children first: the postmaster, once resumed, reaps a child
+            # that had ended (a zombie when listed), and its pid is gone.
+            for pid in reversed(pids):
+                _signal(pid, signal.SIGCONT)
 
     def restart_rabbitmq(self, down_for=0):
         rabbit = os.path.join(self.state, 'rabbitmq')

@@ -7,7 +7,10 @@ a bounded mixed load of concurrent clients, while each fault strikes:
 - ``api_kill``: an API process SIGKILLed, back after a while;
 - ``pg_restart``: PostgreSQL stopped (fast) and started again;
 - ``pg_pause``: every PostgreSQL process SIGSTOPped, then SIGCONTed;
-- ``rabbit_restart``: RabbitMQ's application stopped and started again.
+- ``rabbit_restart``: RabbitMQ's application stopped and started again;
+- ``client_vanish``: a client leaves holds behind (os-reserve, POST
+  /attachments with and without connector, os-begin_detaching) and never
+  comes back; the workers roll them back after ``attach_hold_timeout``.
 
 After each fault, once the clients have stopped and their operations have
 settled, it checks: every acknowledged (202) operation done, none failed
@@ -53,7 +56,7 @@ PLACEMENT_VERSION = {'OpenStack-API-Version': 'placement 1.28'}
 TRANSIENT = ('creating', 'deleting', 'extending', 'retyping', 'attaching',
              'detaching', 'reserved', 'downloading', 'uploading')
 FAULTS = ('worker_kill', 'api_kill', 'pg_restart', 'pg_pause',
-          'rabbit_restart')
+          'rabbit_restart', 'client_vanish')
 
 
 class Recorder:
@@ -267,6 +270,9 @@ def check_store(stack):
     problems = collections.Counter()
     problems['workers rows'] = stack.query(
         'SELECT count(*) FROM workers')[0][0]
+    problems['attachments being made'] = stack.query(
+        "SELECT count(*) FROM volume_attachment WHERE deleted = false AND "
+        "attach_status IN ('reserved', 'attaching')")[0][0]
     for table in ('volumes', 'snapshots'):
         problems['%s in a transient status' % table] = stack.query(
             "SELECT count(*) FROM %s WHERE deleted = false AND status IN "
@@ -365,8 +371,52 @@ def inject(stack, fault, timing):
         stack.pause_postgresql(timing['pg_pause'])
     elif fault == 'rabbit_restart':
         stack.restart_rabbitmq(timing['rabbit_down'])
+    elif fault == 'client_vanish':
+        abandon_holds(stack, timing)
     else:
         raise ValueError('unknown fault %s' % fault)
+
+
+def abandon_holds(stack, timing):
+    """A client that starts an attach or a detach on four volumes of its
+    own and vanishes; waits until the workers' reconciliation should have
+    rolled the holds back (check_store then finds none left)."""
+    http = requests.Session()
+    http.headers.update(VERSION)
+    http.headers['X-Auth-Token'] = 'user:vanished'
+    base = '%s/v3/vanished' % stack.apis[0].url
+    connector = {'host': 'compute-gone', 'initiator': 'iqn.gone'}
+
+    def call(method, path, body=None):
+        response = http.request(method, base + path, json=body, timeout=30)
+        response.raise_for_status()
+        return response.json() if response.content else None
+
+    volumes = [call('POST', '/volumes', {'volume': {'size': 1}})['volume']
+               ['id'] for _ in range(4)]
+    deadline = time.time() + timing['settle_timeout']
+    while any(call('GET', '/volumes/%s' % v)['volume']['status'] !=
+              'available' for v in volumes):
+        if time.time() > deadline:
+            raise RuntimeError('volumes of the vanishing client never '
+                               'became available')
+        time.sleep(0.3)
+    reserved, booked, connecting, detaching = volumes
+
+    def attach(volume, **spec):
+        return call('POST', '/attachments', {'attachment': dict(
+            spec, volume_uuid=volume, instance_uuid=str(uuid.uuid4()))}
+        )['attachment']['id']
+
+    call('POST', '/volumes/%s/action' % reserved, {'os-reserve': None})
+    attach(booked)
+    attach(connecting, connector=connector)
+    call('POST', '/attachments/%s/action' % attach(
+        detaching, connector=connector), {'os-complete': None})
+    call('POST', '/volumes/%s/action' % detaching,
+         {'os-begin_detaching': None})
+    time.sleep(timing['attach_hold_timeout'] +
+               3 * timing['cleanup_interval'])
 
 
 def verdict(result, strict):
@@ -394,6 +444,7 @@ def timings(long_run):
     base = {
         'report_interval': 1, 'service_down_time': 5, 'cleanup_interval': 1,
         'unclaimed_work_timeout': 5, 'durable_queues': True,
+        'attach_hold_timeout': 5,
         'warmup': 4, 'after': 6, 'grace': 10, 'settle_timeout': 90,
         'worker_down': 8, 'api_down': 3, 'pg_pause': 5, 'rabbit_down': 2,
     }

@@ -45,7 +45,6 @@ from db import session
 from objects.placement import candidate_reads as reads
 from objects.placement import exception
 from objects.placement import resource_class as rc_obj
-from objects.placement import trait as trait_obj
 
 
 @dataclasses.dataclass
@@ -89,6 +88,7 @@ class Candidates(typing.NamedTuple):
 NO_CANDIDATES = Candidates([], {})
 _MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
+_NONE = frozenset()
 
 
 class _NoMatch(Exception):
@@ -97,12 +97,12 @@ class _NoMatch(Exception):
 
 class _Piece(typing.NamedTuple):
     """What one group takes in one way of satisfying it: ``resources`` is
-    a frozenset of (provider id, class id, amount), ``providers`` the
-    providers it names (in mappings), ``anchor`` the root of the tree it
-    belongs to."""
+    a tuple of (provider id, class id, amount) sorted, ``providers`` the
+    sorted ids of the providers it names (in mappings), ``anchor`` the
+    root of the tree it belongs to."""
     anchor: int
-    resources: frozenset
-    providers: frozenset
+    resources: tuple
+    providers: tuple
     same_provider: bool
 
 
@@ -119,6 +119,70 @@ def get_candidates(context, groups, limit=None, group_policy=None,
     providers of one tree; ``limit`` keeps that many (a random sample if
     ``randomize``).
     """
+    return find(context, groups, limit=limit, group_policy=group_policy,
+                root_required=root_required, root_forbidden=root_forbidden,
+                same_subtrees=same_subtrees, nested_aware=nested_aware,
+                randomize=randomize).candidates()
+
+
+class Found(typing.NamedTuple):
+    """An answer in ids, as found: what the API renders its body from
+    directly, and :meth:`candidates` expands for in-process callers.
+
+    ``requests``: [(pairs, amounts, mapped)] in Placement's order, where
+    ``pairs`` is the flat tuple (provider id, class id, provider id, class
+    id, ...) of the inventories used, sorted by provider and class,
+    ``amounts`` their amounts and ``mapped`` the tuple of each group's
+    provider ids (a tuple), groups in the order of ``suffixes``. Flat
+    tuples sort as their pairs would, and a thousand requests make fewer
+    objects for the garbage collector to walk. ``providers``: {id: row
+    with ``uuid``, ``parent_id`` and
+    ``root_id``} of every provider named; ``summarised``: the ids of the
+    providers to summarise; ``inventories``: {provider id: [(class id,
+    capacity, used)]}; ``traits``: {provider id: set of names};
+    ``class_names``: {class id: name}.
+    """
+    requests: list
+    suffixes: list
+    providers: dict
+    summarised: list
+    inventories: dict
+    traits: dict
+    class_names: dict
+
+    def candidates(self):
+        uuids = {p: row.uuid for p, row in self.providers.items()}
+        names = self.class_names
+        requests = []
+        for pairs, amounts, mapped in self.requests:
+            allocations = {}
+            for provider_id, class_id, amount in zip(
+                    pairs[::2], pairs[1::2], amounts):
+                allocations.setdefault(uuids[provider_id], {})[
+                    names[class_id]] = amount
+            requests.append(AllocationRequest(allocations, {
+                suffix: sorted(uuids[p] for p in providers)
+                for suffix, providers in zip(self.suffixes, mapped)}))
+        summaries = {}
+        for provider_id in self.summarised:
+            row = self.providers[provider_id]
+            summaries[row.uuid] = ProviderSummary(
+                {names[c]: {'capacity': capacity, 'used': used}
+                 for c, capacity, used in self.inventories.get(
+                     provider_id, ()) if c in names},
+                sorted(self.traits.get(provider_id, ())),
+                uuids[row.parent_id] if row.parent_id is not None else None,
+                uuids[row.root_id])
+        return Candidates(requests, summaries)
+
+
+NOTHING = Found([], [], {}, [], {}, {}, {})
+
+
+def find(context, groups, limit=None, group_policy=None, root_required=(),
+         root_forbidden=(), same_subtrees=(), nested_aware=True,
+         randomize=False):
+    """A :class:`Found`: the arguments are get_candidates'."""
     if any(amount > _MAX_UNIT for group in groups.values()
            for amount in group.resources.values()):
         # No inventory's max_unit (a 32-bit column) allows it; the reads
@@ -130,7 +194,7 @@ def get_candidates(context, groups, limit=None, group_policy=None,
                 if name not in known:
                     raise exception.ResourceClassNotFound(
                         resource_class=name)
-        return NO_CANDIDATES
+        return NOTHING
     with session.reader.connection.using(context) as conn:
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
@@ -139,14 +203,14 @@ def get_candidates(context, groups, limit=None, group_policy=None,
             pieces = {suffix: search.pieces(suffix, group, anchors)
                       for suffix, group in groups.items()}
         except _NoMatch:
-            return NO_CANDIDATES
+            return NOTHING
         merged = _merge(pieces, search, group_policy, same_subtrees)
         if not merged:
-            return NO_CANDIDATES
-        # Oldest providers first, the order Placement's queries give, so
-        # that a limit keeps the same candidates.
-        merged.sort(key=lambda request: sorted(
-            (p, c) for p, c, _ in request[0]))
+            return NOTHING
+        # Oldest providers first (pairs first in each request), the order
+        # Placement's queries give, so that a limit keeps the same
+        # candidates.
+        merged.sort()
         used = None
         if not nested_aware and reads.has_nested_providers(conn):
             merged, used = _without_nested(merged, search)
@@ -156,20 +220,22 @@ def get_candidates(context, groups, limit=None, group_policy=None,
                 else merged[:limit]
         elif randomize:
             random.shuffle(merged)
-        used_trees = {search.root_of[p] for resources, _ in merged
-                      for p, _, _ in resources}
-        named = {p for _, mappings in merged for _, ps in mappings
-                 for p in ps}
-        search.read_trees(used_trees | {search.root_of[p] for p in named})
-        summaries = _summaries(conn, context, search, used_trees)
-    if used is not None:
-        # Of the trees kept after the limit only.
-        uuids = {search.providers[p].uuid for p in used
-                 if p in search.providers}
-        summaries = {u: s for u, s in summaries.items() if u in uuids}
-    names = {c: n for n, c in search.class_ids.items()}
-    return Candidates([_request(request, search, names)
-                       for request in merged], summaries)
+        root_of = search.root_of
+        used_trees = {root_of[p] for pairs, _, _ in merged
+                      for p in pairs[::2]}
+        named = {p for _, _, mapped in merged for ps in mapped for p in ps}
+        search.read_trees(used_trees | {root_of[p] for p in named})
+        # Before 1.29: only the providers the requests use (before the
+        # limit) are summarised.
+        summarised = [p for p, row in search.providers.items()
+                      if row.root_id in used_trees
+                      and (used is None or p in used)]
+        names = rc_obj.names_from_ids(context, {
+            c for p in summarised for c, _, _ in search.inventories.get(
+                p, ())})
+    names.update((c, n) for n, c in search.class_ids.items())
+    return Found(merged, list(groups), search.providers, summarised,
+                 search.inventories, search.traits, names)
 
 
 class _Search:
@@ -182,36 +248,43 @@ class _Search:
         self.class_ids = _known_class_ids(context, names)
         wanted = {(self.class_ids[n], a) for g in groups.values()
                   for n, a in g.resources.items() if n in self.class_ids}
+        # {(class id, amount): [(provider id, root id)]}; the inventory row
+        # of each (provider id, class id) found, for merged amounts.
         self.fits = collections.defaultdict(list)
-        self.root_of = {}
         self.usage = {}
-        for fit in reads.providers_with_room(conn, wanted):
-            self.fits[fit.class_id, fit.amount].append(fit)
-            self.root_of[fit.provider_id] = fit.root_id
-            self.usage[fit.provider_id, fit.class_id] = fit
+        for row in reads.providers_with_room(conn, wanted):
+            provider_id, root_id, class_id, amount = row[:4]
+            self.fits[class_id, amount].append((provider_id, root_id))
+            self.usage[provider_id, class_id] = row
+        self.root_of = {p: r for fits in self.fits.values()
+                        for p, r in fits}
         self.members = reads.aggregate_members(conn, {
             uuid for g in groups.values()
             for uuid in set().union(g.forbidden_aggs, *g.member_of)})
         trait_names = {_SHARING}.union(root_required, root_forbidden, *(
             set(g.forbidden_traits).union(*g.required_traits)
             for g in groups.values()))
-        self.trait_ids = trait_obj.ids_by_name(context, trait_names)
-        self.holders = reads.trait_holders(conn, set(self.trait_ids.values()))
+        self.trait_ids, self.holders = reads.traits_and_holders(
+            conn, trait_names)
         sharing_id = self.trait_ids.get(_SHARING)
         self.sharing = {p for p, ids in self.holders.items()
                         if sharing_id in ids}
         self.tree_of = reads.roots_of(
             conn, {g.in_tree for g in groups.values() if g.in_tree})
         self._anchors = None
-        # Providers of the trees read by read_trees(), by id and by uuid.
+        # Providers of the trees read by read_trees(), their inventories
+        # ({provider id: [(class id, capacity, used)]}) and traits.
         self.providers = {}
-        self.by_uuid = {}
+        self.inventories = {}
+        self.traits = {}
 
     def read_trees(self, root_ids):
         missing = set(root_ids) - {p.root_id for p in self.providers.values()}
         if missing:
-            self.providers.update(reads.trees(self.conn, missing))
-            self.by_uuid = {p.uuid: p for p in self.providers.values()}
+            providers, inventories, traits = reads.trees(self.conn, missing)
+            self.providers.update(providers)
+            self.inventories.update(inventories)
+            self.traits.update(traits)
 
     def anchors_of(self, sharing_id):
         if self._anchors is None:
@@ -267,9 +340,9 @@ class _Search:
         amounts = {self.class_ids[n]: a for n, a in group.resources.items()}
         by_class = {}
         for class_id, amount in amounts.items():
-            fits = [(f.provider_id, f.root_id)
-                    for f in self.fits[class_id, amount]
-                    if tree is None or f.root_id == tree]
+            fits = self.fits[class_id, amount]
+            if tree is not None:
+                fits = [(p, r) for p, r in fits if r == tree]
             if not fits:
                 raise _NoMatch()
             by_class[class_id] = fits
@@ -286,9 +359,17 @@ class _Search:
         return found
 
     def _has_traits(self, provider_ids, required, forbidden):
-        traits = set().union(*(self.holders.get(p, ()) for p in provider_ids))
-        return not (traits & forbidden) and all(
-            any_of & traits for any_of in required)
+        holders = self.holders
+        if len(provider_ids) == 1:
+            traits = holders.get(provider_ids[0], _NONE)
+        else:
+            traits = set().union(*(holders.get(p, ()) for p in provider_ids))
+        if forbidden and not traits.isdisjoint(forbidden):
+            return False
+        for any_of in required:
+            if traits.isdisjoint(any_of):
+                return False
+        return True
 
     def _one_provider(self, by_class, amounts, required, forbidden, in_aggs,
                       bad_aggs, anchors):
@@ -306,17 +387,19 @@ class _Search:
             candidates = set(in_aggs) if in_aggs is not None \
                 else set(self.holders)
             roots = reads.roots_by_id(self.conn, candidates)
+        checked = in_aggs is not None or bad_aggs or required or forbidden
+        classes = sorted(amounts.items())
         pieces = []
         for provider_id, root_id in roots.items():
-            if (in_aggs is not None and provider_id not in in_aggs
+            if checked and (
+                    in_aggs is not None and provider_id not in in_aggs
                     or provider_id in bad_aggs
-                    or not self._has_traits([provider_id], required,
+                    or not self._has_traits((provider_id,), required,
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
-            resources = frozenset((provider_id, c, a)
-                                  for c, a in amounts.items())
-            own = frozenset([provider_id])
+            resources = tuple((provider_id, c, a) for c, a in classes)
+            own = (provider_id,)
             if anchors is None or root_id in anchors:
                 pieces.append(_Piece(root_id, resources, own, True))
             if provider_id in self.sharing:
@@ -332,43 +415,50 @@ class _Search:
         """The unsuffixed group: each class from one provider of a tree or
         one sharing with it; the providers used have the required traits
         between them and none has a forbidden one."""
+        filtered = anchors is not None or in_aggs is not None or bad_aggs
         per_tree = None
-        for class_id, fits in sorted(by_class.items()):
-            options = set(fits)
-            sharing = self.sharing & {p for p, _ in fits}
-            if in_aggs is not None:
-                sharing &= in_aggs
-            if sharing and tree is None:
-                options |= {(p, anchor) for p in sharing
-                            for anchor in self.anchors_of(p)}
-            options = {(p, r) for p, r in options
-                       if (anchors is None or r in anchors)
-                       and (in_aggs is None or p in in_aggs or r in in_aggs)
-                       and p not in bad_aggs and r not in bad_aggs}
+        for class_id in sorted(by_class):
+            fits = by_class[class_id]
+            options = fits
+            if self.sharing and tree is None:
+                sharing = {p for p, _ in fits if p in self.sharing}
+                if in_aggs is not None:
+                    sharing &= in_aggs
+                if sharing:
+                    options = set(fits)
+                    options.update((p, anchor) for p in sharing
+                                   for anchor in self.anchors_of(p))
+            if filtered:
+                options = [(p, r) for p, r in options
+                           if (anchors is None or r in anchors)
+                           and (in_aggs is None or p in in_aggs
+                                or r in in_aggs)
+                           and p not in bad_aggs and r not in bad_aggs]
             if not options:
                 return []
             trees = collections.defaultdict(list)
             for provider_id, root_id in options:
                 trees[root_id].append(provider_id)
             if per_tree is None:
-                per_tree = {r: {class_id: ps} for r, ps in trees.items()}
+                per_tree = {r: [ps] for r, ps in trees.items()}
             else:
-                per_tree = {r: {**c, class_id: trees[r]}
-                            for r, c in per_tree.items() if r in trees}
+                per_tree = {r: choices + [trees[r]]
+                            for r, choices in per_tree.items() if r in trees}
             if not per_tree:
                 return []
-        pieces = set()
+        classes = sorted(by_class)
+        wanted = [amounts[c] for c in classes]
+        pieces = []
         for root_id, choices in per_tree.items():
-            classes = sorted(choices)
-            for providers in itertools.product(
-                    *(sorted(choices[c]) for c in classes)):
+            for providers in itertools.product(*map(sorted, choices)):
+                distinct = tuple(sorted(set(providers)))
                 if (required or forbidden) and not self._has_traits(
-                        providers, required, forbidden):
+                        distinct, required, forbidden):
                     continue
-                pieces.add(_Piece(root_id, frozenset(
-                    (p, c, amounts[c]) for p, c in zip(providers, classes)),
-                    frozenset(providers), False))
-        return list(pieces)
+                pieces.append(_Piece(
+                    root_id, tuple(sorted(zip(providers, classes, wanted))),
+                    distinct, False))
+        return pieces
 
 
 def _known_class_ids(context, names):
@@ -390,15 +480,15 @@ def _merge(pieces, search, group_policy, same_subtrees):
     """Requests satisfying every group: one piece per group, all of one
     anchor tree, kept if they follow group_policy and same_subtree and if
     the amounts they add up on one inventory still fit. Each request is
-    (frozenset of (provider id, class id, amount), frozenset of (suffix,
-    frozenset of provider ids))."""
+    (pairs, amounts, mapped), as in Found.requests (unsorted)."""
     suffixes = list(pieces)
     if len(suffixes) == 1:
         # One group: each piece is a request (its amounts were found to
         # fit one by one, and it takes each class once).
-        (suffix, found), = pieces.items()
+        found, = pieces.values()
         return list(dict.fromkeys(
-            (piece.resources, frozenset([(suffix, piece.providers)]))
+            (tuple([v for p, c, _ in piece.resources for v in (p, c)]),
+             tuple([a for _, _, a in piece.resources]), (piece.providers,))
             for piece in found))
     granular = len([s for s in suffixes if s])
     by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -411,31 +501,49 @@ def _merge(pieces, search, group_policy, same_subtrees):
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
     merged = {}
+    rooms = {}
     for anchor, lists in by_anchor.items():
         if len(lists) != len(suffixes):
             continue
-        for combo in itertools.product(*(lists[s] for s in suffixes)):
+        for combo in itertools.product(*[lists[s] for s in suffixes]):
             if group_policy == 'isolate' and len(set().union(*(
                     p.providers for p in combo
                     if p.same_provider))) != granular:
                 continue
-            mappings = dict(zip(suffixes, (p.providers for p in combo)))
-            if not all(_same_subtree(set().union(
-                    *(mappings[s] for s in subtree)), search)
-                    for subtree in same_subtrees):
-                continue
-            amounts = collections.Counter()
+            if same_subtrees:
+                mapped = dict(zip(suffixes, (p.providers for p in combo)))
+                if not all(_same_subtree(set().union(
+                        *(mapped[s] for s in subtree)), search)
+                        for subtree in same_subtrees):
+                    continue
+            resources = []
             for piece in combo:
-                for provider_id, class_id, amount in piece.resources:
-                    amounts[provider_id, class_id] += amount
-            if any(search.usage[key].used + amount
-                   > search.usage[key].capacity
-                   or amount > search.usage[key].max_unit
-                   for key, amount in amounts.items()):
-                continue
-            merged[(frozenset((p, c, a) for (p, c), a in amounts.items()),
-                    frozenset(mappings.items()))] = None
+                resources += piece.resources
+            resources.sort()
+            # A provider's class taken by several groups is added up
+            # (sorted, they are next to each other).
+            summed = {}
+            for provider_id, class_id, amount in resources:
+                key = provider_id, class_id
+                summed[key] = summed.get(key, 0) + amount
+            for key, amount in summed.items():
+                free = rooms.get(key)
+                if free is None:
+                    free = rooms[key] = _room(search.usage[key])
+                if amount > free:
+                    break
+            else:
+                merged[tuple([v for key in summed for v in key]),
+                       tuple(summed.values()),
+                       tuple([p.providers for p in combo])] = None
     return list(merged)
+
+
+def _room(fit):
+    """What the inventory of a providers_with_room row can still take in
+    one allocation."""
+    _, _, _, _, total, reserved, ratio, allocated, max_unit = fit
+    return min(reads.capacity(total, reserved, ratio) - allocated, max_unit)
 
 
 def _same_subtree(provider_ids, search):
@@ -452,45 +560,13 @@ def _same_subtree(provider_ids, search):
     return bool(common & provider_ids)
 
 
-def _summaries(conn, context, search, root_ids):
-    """{uuid: ProviderSummary} of every provider of the trees."""
-    usages = reads.usages_in_trees(conn, root_ids)
-    traits = reads.traits_in_trees(conn, root_ids)
-    names = rc_obj.names_from_ids(context, {u.class_id for u in usages})
-    resources = collections.defaultdict(dict)
-    for usage in usages:
-        if usage.class_id in names:
-            resources[usage.provider_id][names[usage.class_id]] = {
-                'capacity': usage.capacity, 'used': usage.used}
-    providers = search.providers
-    return {
-        provider.uuid: ProviderSummary(
-            resources[provider.id], sorted(traits.get(provider.id, ())),
-            providers[provider.parent_id].uuid
-            if provider.parent_id is not None else None,
-            providers[provider.root_id].uuid)
-        for provider in providers.values() if provider.root_id in root_ids}
-
-
 def _without_nested(merged, search):
     """Before 1.29: only requests taking from one provider per tree, and
     the ids of the providers they use (the only ones summarised)."""
     kept, used = [], set()
     for request in merged:
-        providers = {p for p, _, _ in request[0]}
+        providers = set(request[0][::2])
         if len(providers) == len({search.root_of[p] for p in providers}):
             kept.append(request)
             used |= providers
     return kept, used
-
-
-def _request(request, search, names):
-    """An AllocationRequest; ``names``: {class id: name}."""
-    resources, mappings = request
-    allocations = collections.defaultdict(dict)
-    for provider_id, class_id, amount in resources:
-        allocations[search.providers[provider_id].uuid][names[class_id]] = \
-            amount
-    return AllocationRequest(dict(allocations), {
-        suffix: sorted(search.providers[p].uuid for p in providers)
-        for suffix, providers in mappings})

@@ -38,33 +38,22 @@ def _modified(row):
     return row.updated_at or row.created_at
 
 
-def get_for_consumer(context, uuid):
-    """The consumer's allocations, or None if it has none::
+def _consumer_query():
+    """Allocations with their provider and consumer, as a consumer's read
+    shows them."""
+    return (sa.select(ALLOCATIONS.c.consumer_id,
+                      ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used,
+                      ALLOCATIONS.c.created_at, ALLOCATIONS.c.updated_at,
+                      PROVIDERS.c.uuid.label('provider_uuid'),
+                      PROVIDERS.c.generation.label('provider_generation'),
+                      *_owner_columns())
+            .select_from(_with_owner(ALLOCATIONS.join(
+                PROVIDERS, PROVIDERS.c.id ==
+                ALLOCATIONS.c.resource_provider_id))))
 
-        {'allocations': {rp uuid: {'generation': n,
-                                   'resources': {class: amount}}},
-         'project_id': ..., 'user_id': ..., 'consumer_generation': n,
-         'consumer_type': name or None, 'last_modified': datetime}
 
-    A consumer without a record (allocations written before consumers
-    existed) shows the incomplete project and user, and generation None:
-    the value a writer must give to take it over.
-    """
-    query = (sa.select(ALLOCATIONS.c.resource_class_id, ALLOCATIONS.c.used,
-                       ALLOCATIONS.c.created_at, ALLOCATIONS.c.updated_at,
-                       PROVIDERS.c.uuid.label('provider_uuid'),
-                       PROVIDERS.c.generation.label('provider_generation'),
-                       *_owner_columns())
-             .select_from(_with_owner(ALLOCATIONS.join(
-                 PROVIDERS, PROVIDERS.c.id ==
-                 ALLOCATIONS.c.resource_provider_id)))
-             .where(ALLOCATIONS.c.consumer_id == uuid))
-    with session.reader.connection.using(context) as conn:
-        rows = conn.execute(query).all()
-        if not rows:
-            return None
-        names = rc_obj.names_from_ids(
-            context, {r.resource_class_id for r in rows})
+def _consumer_record(context, rows, names):
+    """get_for_consumer()'s answer from the consumer's ``rows``."""
     providers = {}
     for row in rows:
         entry = providers.setdefault(row.provider_uuid, {
@@ -82,6 +71,54 @@ def get_for_consumer(context, uuid):
             'consumer_generation': first.consumer_generation,
             'consumer_type': first.consumer_type,
             'last_modified': max(_modified(r) for r in rows)}
+
+
+def get_for_consumer(context, uuid):
+    """The consumer's allocations, or None if it has none::
+
+        {'allocations': {rp uuid: {'generation': n,
+                                   'resources': {class: amount}}},
+         'project_id': ..., 'user_id': ..., 'consumer_generation': n,
+         'consumer_type': name or None, 'last_modified': datetime}
+
+    A consumer without a record (allocations written before consumers
+    existed) shows the incomplete project and user, and generation None:
+    the value a writer must give to take it over.
+    """
+    query = _consumer_query().where(ALLOCATIONS.c.consumer_id == uuid)
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(query).all()
+        if not rows:
+            return None
+        names = rc_obj.names_from_ids(
+            context, {r.resource_class_id for r in rows})
+    return _consumer_record(context, rows, names)
+
+
+def get_for_provider_tree(context, provider_uuids, chunk=500):
+    """{consumer uuid: get_for_consumer()'s answer} of every consumer that
+    holds anything on the providers ``provider_uuids``, with all its
+    allocations, on those providers or elsewhere (the reshape spec's
+    get_allocations_for_provider_tree): the consumers in one query, then
+    their allocations ``chunk`` consumers a query, in one snapshot."""
+    holders = sa.select(ALLOCATIONS.c.consumer_id).distinct().select_from(
+        ALLOCATIONS.join(PROVIDERS, PROVIDERS.c.id ==
+                         ALLOCATIONS.c.resource_provider_id)).where(
+        PROVIDERS.c.uuid.in_(sorted(provider_uuids)))
+    rows = []
+    with session.reader.connection.using(context) as conn:
+        consumers = sorted(conn.execute(holders).scalars())
+        for start in range(0, len(consumers), chunk):
+            rows += conn.execute(_consumer_query().where(
+                ALLOCATIONS.c.consumer_id.in_(
+                    consumers[start:start + chunk]))).all()
+        names = rc_obj.names_from_ids(
+            context, {r.resource_class_id for r in rows})
+    by_consumer = {}
+    for row in rows:
+        by_consumer.setdefault(row.consumer_id, []).append(row)
+    return {consumer: _consumer_record(context, held, names)
+            for consumer, held in by_consumer.items()}
 
 
 def get_for_provider(context, uuid):

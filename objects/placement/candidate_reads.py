@@ -2,8 +2,9 @@
 whose size follows the request (classes, traits, aggregates named) and the
 providers that can serve it, never one statement per provider.
 
-All take an open connection, so that one candidates query reads one
-snapshot.
+Each statement is built once per backend and shape and then only bound
+(building one costs more CPU than running it); all take an open
+connection, so that one candidates query reads one snapshot.
 """
 import collections
 
@@ -19,112 +20,151 @@ RP_TRAITS = models.ResourceProviderTrait.__table__
 AGGREGATES = models.PlacementAggregate.__table__
 RP_AGGREGATES = models.ResourceProviderAggregate.__table__
 
-# One inventory with room for one (class, amount) asked for, with what the
-# final capacity check of a merged request needs.
-Fit = collections.namedtuple(
-    'Fit', 'provider_id root_id class_id amount capacity used max_unit')
-Provider = collections.namedtuple('Provider', 'id uuid parent_id root_id')
-Usage = collections.namedtuple(
-    'Usage', 'provider_id class_id capacity used max_unit')
+_BUILT = {}
 
 
-def _in(conn, column, values):
-    """``column IN values``. On PostgreSQL one array parameter (``=
-    ANY(...)``): an IN list of hundreds of parameters costs the driver more
-    to prepare than the database to run, and is a new statement each time
-    its length changes."""
+def _statement(conn, build, *shape):
+    """``build(dialect name, *shape)``, built once per dialect and shape."""
+    key = (conn.dialect.name, build) + shape
+    statement = _BUILT.get(key)
+    if statement is None:
+        statement = _BUILT[key] = build(conn.dialect.name, *shape)
+    return statement
+
+
+def _in(dialect, column, name):
+    """``column IN`` the list bound as ``name`` (see _values). On
+    PostgreSQL one array parameter: an IN list of hundreds of parameters
+    costs the driver more to prepare than the database to run, and is a
+    new statement each time its length changes. Ids go as the array's
+    text (the driver converts a list element by element), unnested once
+    in a subquery: compared with ``= ANY(CAST(...))`` instead, the server
+    would parse the text again for every row."""
+    if dialect != 'postgresql':
+        return column.in_(sa.bindparam(name, expanding=True))
+    if isinstance(column.type, sa.Integer):
+        return column.in_(sa.select(sa.func.unnest(sa.cast(
+            sa.bindparam(name, type_=sa.Text),
+            postgresql.ARRAY(column.type)))))
+    return column == sa.any_(sa.bindparam(
+        name, type_=postgresql.ARRAY(column.type)))
+
+
+def _values(conn, values, ids=True):
+    """The value to bind for _in: ids (integers) or strings."""
     values = sorted(values)
-    if conn.dialect.name == 'postgresql':
-        return column == sa.any_(sa.bindparam(
-            None, values, type_=postgresql.ARRAY(column.type)))
-    return column.in_(values)
+    if ids and conn.dialect.name == 'postgresql':
+        return '{%s}' % ','.join(map(str, values))
+    return values
 
 
-def _rows(conn, query):
-    """All the rows of ``query``, fetched at once (thousands of rows one
-    by one cost more than the statement)."""
-    return conn.execute(query).all()
+def _rows(conn, statement, **params):
+    """All the rows of ``statement``, fetched at once (thousands of rows
+    one by one cost more than the statement)."""
+    return conn.execute(statement, params).all()
 
 
-def _fits(class_id, amount):
-    """Inventory of ``class_id`` that can take ``amount`` more. The
-    inventory row's ``allocated`` is the sum of its allocations."""
-    return sa.and_(
-        INVENTORIES.c.resource_class_id == class_id,
-        INVENTORIES.c.allocated + amount
+def _providers_with_room(dialect, pairs):
+    """The inventories with room for one of the (class, amount) pairs
+    bound as class<i>, amount<i>: the pairs are a derived table joined to
+    one scan of the inventories. Their ``allocated`` is the sum of their
+    allocations."""
+    wanted = [sa.select(sa.bindparam('class%d' % i, type_=sa.Integer)
+                        .label('class_id'),
+                        sa.bindparam('amount%d' % i, type_=sa.Integer)
+                        .label('amount')) for i in range(pairs)]
+    wanted = (wanted[0] if pairs == 1 else sa.union_all(*wanted)).subquery(
+        'wanted')
+    return sa.select(
+        INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
+        wanted.c.class_id, wanted.c.amount, INVENTORIES.c.total,
+        INVENTORIES.c.reserved, INVENTORIES.c.allocation_ratio,
+        INVENTORIES.c.allocated, INVENTORIES.c.max_unit,
+    ).select_from(wanted.join(
+        INVENTORIES, INVENTORIES.c.resource_class_id == wanted.c.class_id
+    ).join(
+        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
+    ).where(
+        INVENTORIES.c.allocated + wanted.c.amount
         <= (INVENTORIES.c.total - INVENTORIES.c.reserved)
         * INVENTORIES.c.allocation_ratio,
-        INVENTORIES.c.min_unit <= amount,
-        INVENTORIES.c.max_unit >= amount,
-        sa.literal(amount) % INVENTORIES.c.step_size == 0)
+        INVENTORIES.c.min_unit <= wanted.c.amount,
+        INVENTORIES.c.max_unit >= wanted.c.amount,
+        wanted.c.amount % INVENTORIES.c.step_size == 0)
 
 
-def providers_with_room(conn, wanted, root_ids=None):
-    """Fits: every provider with room for one of ``wanted``, a set of
-    (class id, amount), with its root; ``root_ids``: only in these trees.
-    One UNION ALL of one indexed select per pair."""
-    selects = []
-    for class_id, amount in sorted(wanted):
-        query = sa.select(
-            INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
-            sa.literal(class_id).label('class_id'),
-            sa.literal(amount).label('amount'),
-            INVENTORIES.c.total, INVENTORIES.c.reserved,
-            INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-            INVENTORIES.c.max_unit,
-        ).select_from(INVENTORIES.join(
-            PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-        ).where(_fits(class_id, amount))
-        if root_ids is not None:
-            query = query.where(
-                _in(conn, PROVIDERS.c.root_provider_id, root_ids))
-        selects.append(query)
-    if not selects:
+def providers_with_room(conn, wanted):
+    """Rows (provider id, root id, class id, amount, total, reserved,
+    allocation_ratio, allocated, max_unit): every provider with room for
+    one of ``wanted``, a set of (class id, amount), with its root and the
+    inventory row."""
+    if not wanted:
         return []
-    query = selects[0] if len(selects) == 1 else sa.union_all(*selects)
-    return [Fit(provider_id, root_id, class_id, amount,
-                _capacity(total, reserved, ratio), int(allocated), max_unit)
-            for provider_id, root_id, class_id, amount, total, reserved,
-            ratio, allocated, max_unit in _rows(conn, query)]
+    params = {}
+    for i, (class_id, amount) in enumerate(sorted(wanted)):
+        params['class%d' % i] = class_id
+        params['amount%d' % i] = amount
+    return _rows(conn, _statement(conn, _providers_with_room, len(wanted)),
+                 **params)
 
 
-def _capacity(total, reserved, ratio):
-    # As Placement reports it: rounded down.
+def capacity(total, reserved, ratio):
+    """An inventory's capacity as Placement reports it: rounded down."""
     return int((total - reserved) * ratio)
+
+
+def _roots_of(dialect):
+    return sa.select(PROVIDERS.c.uuid, PROVIDERS.c.root_provider_id).where(
+        _in(dialect, PROVIDERS.c.uuid, 'uuids'))
 
 
 def roots_of(conn, uuids):
     """{provider uuid: its root's id} for those of ``uuids`` that exist."""
     if not uuids:
         return {}
-    return dict(conn.execute(sa.select(
-        PROVIDERS.c.uuid, PROVIDERS.c.root_provider_id).where(
-            _in(conn, PROVIDERS.c.uuid, uuids))).all())
+    return dict(_rows(conn, _statement(conn, _roots_of),
+                      uuids=_values(conn, uuids, ids=False)))
+
+
+def _aggregate_members(dialect):
+    return sa.select(
+        AGGREGATES.c.uuid, RP_AGGREGATES.c.resource_provider_id).select_from(
+        AGGREGATES.join(RP_AGGREGATES,
+                        RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id)
+    ).where(_in(dialect, AGGREGATES.c.uuid, 'uuids'))
 
 
 def aggregate_members(conn, aggregate_uuids):
     """{aggregate uuid: set of provider ids in it}."""
     members = collections.defaultdict(set)
     if aggregate_uuids:
-        for uuid, provider_id in _rows(conn, sa.select(
-                AGGREGATES.c.uuid, RP_AGGREGATES.c.resource_provider_id)
-                .select_from(AGGREGATES.join(
-                    RP_AGGREGATES,
-                    RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id))
-                .where(_in(conn, AGGREGATES.c.uuid, aggregate_uuids))):
+        for uuid, provider_id in _rows(
+                conn, _statement(conn, _aggregate_members),
+                uuids=_values(conn, aggregate_uuids, ids=False)):
             members[uuid].add(provider_id)
     return members
 
 
-def trait_holders(conn, trait_ids):
-    """{provider id: set of ids of those of ``trait_ids`` it has}."""
-    holders = collections.defaultdict(set)
-    if trait_ids:
-        for provider_id, trait_id in _rows(conn, sa.select(
-                RP_TRAITS.c.resource_provider_id, RP_TRAITS.c.trait_id).where(
-                _in(conn, RP_TRAITS.c.trait_id, trait_ids))):
-            holders[provider_id].add(trait_id)
-    return holders
+def _traits_and_holders(dialect):
+    return sa.select(
+        TRAITS.c.id, TRAITS.c.name, RP_TRAITS.c.resource_provider_id
+    ).select_from(TRAITS.outerjoin(
+        RP_TRAITS, RP_TRAITS.c.trait_id == TRAITS.c.id)
+    ).where(_in(dialect, TRAITS.c.name, 'names'))
+
+
+def traits_and_holders(conn, names):
+    """({name: id} of those trait ``names`` that exist, {provider id: set
+    of the ids of them it has})."""
+    ids, holders = {}, collections.defaultdict(set)
+    if names:
+        for trait_id, name, provider_id in _rows(
+                conn, _statement(conn, _traits_and_holders),
+                names=_values(conn, names, ids=False)):
+            ids[name] = trait_id
+            if provider_id is not None:
+                holders[provider_id].add(trait_id)
+    return ids, holders
 
 
 def roots_with_traits(conn, required_ids, forbidden_ids):
@@ -139,79 +179,91 @@ def roots_with_traits(conn, required_ids, forbidden_ids):
     if forbidden_ids:
         query = query.where(~sa.exists().where(
             RP_TRAITS.c.resource_provider_id == PROVIDERS.c.id,
-            _in(conn, RP_TRAITS.c.trait_id, forbidden_ids)))
+            RP_TRAITS.c.trait_id.in_(sorted(forbidden_ids))))
     return set(conn.execute(query).scalars())
+
+
+def _roots_by_id(dialect):
+    return sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id).where(
+        _in(dialect, PROVIDERS.c.id, 'ids'))
 
 
 def roots_by_id(conn, provider_ids):
     """{provider id: its root's id} for ``provider_ids``."""
     if not provider_ids:
         return {}
-    return dict(conn.execute(sa.select(
-        PROVIDERS.c.id, PROVIDERS.c.root_provider_id).where(
-            _in(conn, PROVIDERS.c.id, provider_ids))).all())
+    return dict(_rows(conn, _statement(conn, _roots_by_id),
+                      ids=_values(conn, provider_ids)))
+
+
+def _sharing_anchors(dialect):
+    mine = RP_AGGREGATES.alias('mine')
+    theirs = RP_AGGREGATES.alias('theirs')
+    return sa.select(mine.c.resource_provider_id,
+                     PROVIDERS.c.root_provider_id).distinct().select_from(
+        mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
+        .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
+    ).where(_in(dialect, mine.c.resource_provider_id, 'ids'))
 
 
 def sharing_anchors(conn, sharing_ids):
     """{sharing provider id: ids of the roots of every tree with a provider
     in one of its aggregates (its own tree's included)}."""
     anchors = collections.defaultdict(set)
-    if not sharing_ids:
-        return anchors
-    mine = RP_AGGREGATES.alias('mine')
-    theirs = RP_AGGREGATES.alias('theirs')
-    query = sa.select(mine.c.resource_provider_id,
-                      PROVIDERS.c.root_provider_id).distinct().select_from(
-        mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
-        .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
-    ).where(_in(conn, mine.c.resource_provider_id, sharing_ids))
-    for sharing_id, root_id in _rows(conn, query):
-        anchors[sharing_id].add(root_id)
+    if sharing_ids:
+        for sharing_id, root_id in _rows(
+                conn, _statement(conn, _sharing_anchors),
+                ids=_values(conn, sharing_ids)):
+            anchors[sharing_id].add(root_id)
     return anchors
 
 
-def trees(conn, root_ids):
-    """{id: Provider} of every provider in the trees of ``root_ids``."""
-    if not root_ids:
-        return {}
-    return {row[0]: Provider(*row) for row in _rows(conn, sa.select(
-        PROVIDERS.c.id, PROVIDERS.c.uuid, PROVIDERS.c.parent_provider_id,
-        PROVIDERS.c.root_provider_id).where(
-            _in(conn, PROVIDERS.c.root_provider_id, root_ids)))}
-
-
-def traits_in_trees(conn, root_ids):
-    """{provider id: set of trait names} over the trees of ``root_ids``
-    (providers without traits left out)."""
-    traits = collections.defaultdict(set)
-    if root_ids:
-        for provider_id, name in _rows(conn, sa.select(
-                RP_TRAITS.c.resource_provider_id, TRAITS.c.name).select_from(
-                RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
-                .join(PROVIDERS,
-                      PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id))
-                .where(_in(conn, PROVIDERS.c.root_provider_id, root_ids))):
-            traits[provider_id].add(name)
-    return traits
-
-
-def usages_in_trees(conn, root_ids):
-    """Usage rows (capacity as Placement rounds it) of every inventory in
-    the trees of ``root_ids``."""
-    if not root_ids:
-        return []
-    rows = _rows(conn, sa.select(
-        INVENTORIES.c.resource_provider_id, INVENTORIES.c.resource_class_id,
-        INVENTORIES.c.total, INVENTORIES.c.reserved,
+def _trees(dialect):
+    # One UNION ALL, one round trip: the providers of the trees with their
+    # inventories (usable = total - reserved: an integer either way, so the
+    # capacity computed from it is the same), then their traits, told
+    # apart by a null root.
+    in_trees = _in(dialect, PROVIDERS.c.root_provider_id, 'ids')
+    null = sa.null()
+    return sa.union_all(sa.select(
+        PROVIDERS.c.id, PROVIDERS.c.uuid,
+        PROVIDERS.c.parent_provider_id.label('parent_id'),
+        PROVIDERS.c.root_provider_id.label('root_id'),
+        INVENTORIES.c.resource_class_id,
+        INVENTORIES.c.total - INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-        INVENTORIES.c.max_unit,
-    ).select_from(INVENTORIES.join(
-        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
-    ).where(_in(conn, PROVIDERS.c.root_provider_id, root_ids)))
-    return [Usage(provider_id, class_id,
-                  _capacity(total, reserved, ratio), int(allocated), max_unit)
-            for provider_id, class_id, total, reserved, ratio, allocated,
-            max_unit in rows]
+    ).select_from(PROVIDERS.outerjoin(
+        INVENTORIES, INVENTORIES.c.resource_provider_id == PROVIDERS.c.id)
+    ).where(in_trees), sa.select(
+        RP_TRAITS.c.resource_provider_id, TRAITS.c.name, null, null, null,
+        null, null, null,
+    ).select_from(
+        RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
+        .join(PROVIDERS, PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id)
+    ).where(in_trees))
+
+
+def trees(conn, root_ids):
+    """({id: row (id, uuid, parent_id, root_id, ...)}, {id: [(class id,
+    capacity, used)]}, {id: set of trait names}): every provider in the
+    trees of ``root_ids``, its inventories and its traits."""
+    providers, inventories = {}, collections.defaultdict(list)
+    traits = collections.defaultdict(set)
+    if not root_ids:
+        return providers, inventories, traits
+    for row in _rows(conn, _statement(conn, _trees),
+                     ids=_values(conn, root_ids)):
+        provider_id, name, _, root_id, class_id, usable, ratio, allocated = \
+            row
+        if root_id is None:
+            traits[provider_id].add(name)
+            continue
+        if provider_id not in providers:
+            providers[provider_id] = row
+        if class_id is not None:
+            inventories[provider_id].append(
+                (class_id, int(usable * ratio), allocated))
+    return providers, inventories, traits
 
 
 def has_nested_providers(conn):

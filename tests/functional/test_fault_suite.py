@@ -1,9 +1,10 @@
 """The fault suite (tools/fault_suite.py) in its short version: volapi in
 its production shape on a scratch PostgreSQL and RabbitMQ of its own, a
 worker killed, an API process killed, PostgreSQL restarted and paused,
-RabbitMQ restarted, under concurrent clients; no acknowledged operation
-may be lost or failed, nothing may stay in flight, and the store must
-agree with the database. Runs in the PostgreSQL lane (a few minutes)."""
+RabbitMQ restarted, a client gone leaving attach and detach holds, under
+concurrent clients; no acknowledged operation may be lost or failed,
+nothing may stay in flight, and the store must agree with the database.
+Runs in the PostgreSQL lane (a few minutes)."""
 import json
 import os
 import subprocess
@@ -34,7 +35,7 @@ class FaultSuiteTest(base.TestCase):
         with open(results) as f:
             phases = json.load(f)
         self.assertEqual(['worker_kill', 'api_kill', 'pg_restart',
-                          'pg_pause', 'rabbit_restart'],
+                          'pg_pause', 'rabbit_restart', 'client_vanish'],
                          [p['fault'] for p in phases])
         for phase in phases:
             self.assertEqual((0, 0, {}), (

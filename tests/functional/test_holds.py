@@ -66,6 +66,12 @@ class HoldsTestCase(api_fixtures.APITestCase):
                      lambda status: status == 'available')
         return volume_id
 
+    def multiattach_volume(self):
+        self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'multi', 'extra_specs': {'multiattach': '<is> True'}}},
+            headers=api_fixtures.ADMIN)
+        return self.available_volume(volume_type='multi')
+
     def status(self, volume_id=None):
         row = rows.row(self.context, models.Volume,
                        volume_id or self.volume_id)
@@ -119,6 +125,18 @@ class AbandonedHoldsTest(HoldsTestCase):
         # The volume is free again for a client that does come back.
         self.act({'os-reserve': None})
         self.assertEqual(('attaching', 'detached'), self.status())
+
+    def test_reserve_of_an_attached_multiattach_volume_goes_back_to_in_use(
+            self):
+        self.volume_id = self.multiattach_volume()
+        attached = self.attach(CONNECTOR)
+        self.complete(attached['id'])
+        self.act({'os-reserve': None})
+        self.assertEqual(('attaching', 'attached'), self.status())
+        self.age_volume()
+        self.assertEqual([self.volume_id], [v.id for v in self.expire()])
+        self.assertEqual(('in-use', 'attached'), self.status())
+        self.assertFalse(self.attachment(attached['id'])['deleted'])
 
     def test_begin_detaching_is_rolled_back_after_the_timeout_only(self):
         attachment = self.attach(CONNECTOR)
@@ -183,10 +201,7 @@ class AbandonedHoldsTest(HoldsTestCase):
                          TerminationRecordingDriver.terminated)
 
     def test_expired_reservation_leaves_the_other_attachment_attached(self):
-        self.app.post_json('/v3/types', {'volume_type': {
-            'name': 'multi', 'extra_specs': {'multiattach': '<is> True'}}},
-            headers=api_fixtures.ADMIN)
-        self.volume_id = self.available_volume(volume_type='multi')
+        self.volume_id = self.multiattach_volume()
         attached = self.attach(CONNECTOR)
         self.complete(attached['id'])
         reserved = self.attach()
@@ -219,8 +234,11 @@ class AbandonedHoldsTest(HoldsTestCase):
 
 
 class ExpiryRaceTest(HoldsTestCase):
-    """The client completes its hold just as the expiry rolls it back:
-    exactly one of the two wins, and the rows agree with each other."""
+    """The client completes its hold just as the expiry rolls it back.
+    An attachment's os-complete and its removal: exactly one wins.
+    os-attach and os-detach need no hold (they may start from 'available'
+    or 'in-use'), so they always succeed and are never rolled back. The
+    rows agree with each other afterwards."""
 
     def race(self, complete):
         """Run ``complete(ctx)`` and one expiry pass at once, each with its

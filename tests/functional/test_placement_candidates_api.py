@@ -1,5 +1,6 @@
 """GET /allocation_candidates over HTTP: the query string at each
 microversion, the body forms, and Placement's errors."""
+import json
 import uuid as uuidlib
 
 from objects.placement import allocation_candidate as ac
@@ -208,3 +209,99 @@ class CandidatesApiTest(base.PlacementTestCase):
                                      found['allocation_requests']])
         self.assertEqual([first], list(found['provider_summaries']))
         self.assertNotEqual(first, second)
+
+    def test_body_is_json_dumps_of_the_dict_form(self):
+        """The body is written as text straight from the ids: byte for
+        byte what json.dumps makes of the answer's dict form, at every
+        version that changes the form."""
+        self.put('/resource_classes/CUSTOM_GPU')
+        self.put('/traits/CUSTOM_FAST')
+        root = self.provider({'VCPU': 8, 'MEMORY_MB': 1024},
+                             traits=['HW_CPU_X86_AVX', 'CUSTOM_FAST'],
+                             aggregates=[AGG])
+        for _ in range(2):
+            self.provider({'SRIOV_NET_VF': 4, 'CUSTOM_GPU': 2}, parent=root)
+        self.provider({'DISK_GB': 100}, traits=[SHARES], aggregates=[AGG])
+        self.provider({'VCPU': 4, 'DISK_GB': 10})
+        consumer = str(uuidlib.uuid4())
+        self.put('/allocations/%s' % consumer, {
+            'allocations': {root: {'resources': {'VCPU': 3}}},
+            'project_id': 'p', 'user_id': 'u', 'consumer_type': 'INSTANCE',
+            'consumer_generation': None}, status=204)
+        queries = [
+            'resources=VCPU:1,DISK_GB:10',
+            'resources=VCPU:1&resources1=SRIOV_NET_VF:1'
+            '&resources_G=CUSTOM_GPU:1&group_policy=none',
+            'resources=VCPU:1&required=CUSTOM_FAST',
+        ]
+        versions = ['1.10', '1.12', '1.17', '1.27', '1.29', '1.34', '1.39']
+        checked = 0
+        for version in versions:
+            for query in queries:
+                groups = self._groups(query, version)
+                if groups is None:
+                    continue
+                body = self.candidates(query, version).body
+                found = ac.get_candidates(self.context, groups,
+                                          group_policy='none', nested_aware=(
+                                              _v(version) >= (1, 29)))
+                self.assertEqual(
+                    json.dumps(_dict_form(found, _v(version), groups)),
+                    body.decode(), '%s at %s' % (query, version))
+                checked += bool(found.allocation_requests)
+        self.assertGreater(checked, 10)
+
+    def _groups(self, query, version):
+        """The request groups of ``query``; None where ``version`` does
+        not take it."""
+        if 'required' in query and _v(version) < (1, 17):
+            return None
+        if 'resources_G' in query and _v(version) < (1, 33):
+            return None
+        if 'resources1' in query and _v(version) < (1, 25):
+            return None
+        groups = {}
+        for part in query.split('&'):
+            key, _, value = part.partition('=')
+            if key.startswith('resources'):
+                suffix = key[len('resources'):]
+                groups[suffix] = ac.RequestGroup(
+                    resources={n: int(a) for n, a in (
+                        item.split(':') for item in value.split(','))},
+                    use_same_provider=bool(suffix))
+            elif key == 'required':
+                groups[''].required_traits = [{value}]
+        return groups
+
+
+def _v(version):
+    return tuple(int(n) for n in version.split('.'))
+
+
+def _dict_form(found, version, groups):
+    """The body of a candidates answer as a dict, built field by field
+    with each microversion's rules."""
+    requested = set().union(*(g.resources for g in groups.values()))
+    requests = []
+    for request in found.allocation_requests:
+        if version < (1, 12):
+            requests.append({'allocations': [
+                {'resource_provider': {'uuid': uuid}, 'resources': resources}
+                for uuid, resources in request.allocations.items()]})
+            continue
+        data = {'allocations': {uuid: {'resources': resources} for uuid,
+                                resources in request.allocations.items()}}
+        if version >= (1, 34):
+            data['mappings'] = request.mappings
+        requests.append(data)
+    summaries = {}
+    for uuid, summary in found.provider_summaries.items():
+        data = summaries[uuid] = {'resources': {
+            name: amounts for name, amounts in summary.resources.items()
+            if version >= (1, 27) or name in requested}}
+        if version >= (1, 17):
+            data['traits'] = summary.traits
+        if version >= (1, 29):
+            data['parent_provider_uuid'] = summary.parent_provider_uuid
+            data['root_provider_uuid'] = summary.root_provider_uuid
+    return {'allocation_requests': requests, 'provider_summaries': summaries}

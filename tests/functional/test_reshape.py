@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import uuid
 
 import fixtures
 import sqlalchemy as sa
@@ -16,6 +17,7 @@ from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import inventory as inv_obj
 from objects.placement import resource_provider as rp_obj
+from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
@@ -32,6 +34,7 @@ TWO_POOLS = {'file_pools': ['a:100', 'b:100'],
 VOLUMES = models.Volume.__table__
 SNAPSHOTS = models.Snapshot.__table__
 PROVIDERS = models.ResourceProvider.__table__
+CONSUMERS = models.Consumer.__table__
 
 
 def host(pool):
@@ -200,6 +203,11 @@ class StartUpReshapeTest(ReshapeTestCase):
             consumer, {root.uuid: {pools.DISK_GB: 1}},
             project_id=self.project, user_id='user-a')
             for consumer in consumers])
+        # One from before consumer records, too.
+        legacy = next(iter(made))
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(CONSUMERS.delete().where(
+                CONSUMERS.c.uuid == legacy))
         inv_obj.delete_all(self.context, rp_obj.get_by_uuid(
             self.context, child.uuid))
         rp_obj.destroy(self.context, rp_obj.get_by_uuid(self.context,
@@ -212,6 +220,11 @@ class StartUpReshapeTest(ReshapeTestCase):
         self.assertEqual(len(consumers), invariant.disk_gb(
             self.context, host('file')).allocated)
         self.assertEqual({ROOT, host('file')}, set(self.generations()))
+        # It has a record now, of placement's incomplete owner.
+        self.assertEqual(
+            (self.config.conf.placement.incomplete_consumer_project_id, 1),
+            tuple(alloc_reads.get_for_consumer(self.context, legacy)[k]
+                  for k in ('project_id', 'consumer_generation')))
 
     def test_nothing_to_do_writes_nothing(self):
         self.config.set('volume', **TWO_POOLS)
@@ -252,6 +265,55 @@ class StartUpReshapeTest(ReshapeTestCase):
                 self.assertEqual({host('b'): 1}, self.held(snapshot_id))
         self.assertEqual(0, invariant.disk_gb(self.context,
                                               host('a')).allocated)
+
+    def test_a_volume_being_migrated_stays_as_it_is(self):
+        self.config.set('volume', **TWO_POOLS)
+        self.start_worker()
+        made = self.populate(6, snapshot_every=10)
+        self.stop_worker()
+        on_a = [v for v in made if self.row(VOLUMES, v)['host'] == host('a')
+                and not made[v]]
+        moving, moved = on_a[0], on_a[1]
+        # The move is claimed (no worker copies it): the volume holds b, its
+        # migration a.
+        self.app.post_json('/v3/admin/volumes/%s/action' % moving,
+                           {'os-migrate_volume': {'host': host('b')}},
+                           headers=api_fixtures.ADMIN, status=202)
+        migration = self.row(VOLUMES, moving)['migration_id']
+        before = (self.held(moving), self.held(migration))
+        self.assertEqual(({host('b'): 1}, {host('a'): 1}), before)
+        os.rename(os.path.join(self.volumes_dir, 'a', 'volume-%s' % moved),
+                  os.path.join(self.volumes_dir, 'b', 'volume-%s' % moved))
+        reporter, driver = self.reporter()
+        self.assertIn('1 volume(s) or snapshot(s)', reshape.reshape_needed(
+            self.context, reporter, driver))
+        result = reshape.reshape(self.context, reporter, driver)
+        self.assertEqual(['volume %s: %s -> %s' % (moved, host('a'),
+                                                   host('b'))],
+                         [str(m) for m in result.moves])
+        self.assertEqual(before, (self.held(moving), self.held(migration)))
+        self.assertEqual((host('a'), 'migrating'), tuple(
+            self.row(VOLUMES, moving)[k] for k in ('host',
+                                                   'migration_status')))
+
+    def test_cluster_pools_and_cluster_names_follow(self):
+        self.config.set(cluster='c1')
+        # Only the cluster's pools take volumes.
+        inv_obj.delete_all(self.context, rp_obj.get_by_uuid(
+            self.context, pools.provider_uuid(host('file'))))
+        self.start_worker()
+        made = self.populate(4, snapshot_every=10)
+        self.stop_worker()
+        self.config.set('volume', **TWO_POOLS)
+        moved = dict(list(made.items())[:2])
+        self.move_files(moved, 'b')
+        self.start_worker()
+        for volume_id in made:
+            pool = 'c1@file#%s' % ('b' if volume_id in moved else 'a')
+            self.assertEqual(((pool, pool), {pool: 1}), (tuple(
+                self.row(VOLUMES, volume_id)[k] for k in (
+                    'host', 'cluster_name')), self.held(volume_id)))
+        self.assertNotIn('c1@file#file', self.generations())
 
     def test_no_room_in_the_new_pools_refuses_to_start(self):
         self.start_worker()
@@ -309,6 +371,22 @@ class ReshapeRaceTest(ReshapeTestCase):
             self.assertEqual((host('a'), {host('a'): 1}), (
                 self.row(VOLUMES, volume_id)['host'], self.held(volume_id)))
         self.assertEqual([host('file')], result.deleted)
+
+    def test_out_of_attempts_it_fails_and_nothing_moved(self):
+        self.start_worker()
+        made = self.populate(2, snapshot_every=10)
+        self.stop_worker()
+        self.config.set('volume', **TWO_POOLS)
+        driver = _CreatingOnFirstLocate(self.config.conf)
+        driver.create = self.create_volume
+        reporter, driver = self.reporter(driver)
+        error = self.assertRaises(reshape.ReshapeFailed, reshape.reshape,
+                                  self.context, reporter, driver, attempts=1)
+        self.assertIn('still racing other writers after 1 attempts',
+                      str(error))
+        for volume_id in made:
+            self.assertEqual((host('file'), {host('file'): 1}), (
+                self.row(VOLUMES, volume_id)['host'], self.held(volume_id)))
 
     def test_reshape_racing_16_creates(self):
         self.start_worker()
@@ -380,6 +458,11 @@ class OfflineReshapeTest(ReshapeTestCase):
 
     def manage(self, *args, **volume_options):
         """volapi-manage with this test's database and [volume] options."""
+        return self.command('manage', *args, **volume_options)
+
+    def command(self, command, *args, **volume_options):
+        """volapi.cmd.<command> with this test's database and [volume]
+        options."""
         directory = self.useFixture(fixtures.TempDir()).path
         path = os.path.join(directory, 'volapi.conf')
         options = {'volumes_dir': self.volumes_dir}
@@ -390,8 +473,9 @@ class OfflineReshapeTest(ReshapeTestCase):
             'database': {'connection': self.database.url},
             'volume': options})
         return subprocess.run(
-            [sys.executable, '-m', 'volapi.cmd.manage', '--config-file',
-             path] + list(args), capture_output=True, text=True, timeout=120)
+            [sys.executable, '-m', 'volapi.cmd.%s' % command,
+             '--config-file', path] + list(args), capture_output=True,
+            text=True, timeout=120)
 
     def test_offline_split_then_nothing_to_do(self):
         self.start_worker()
@@ -437,3 +521,42 @@ class OfflineReshapeTest(ReshapeTestCase):
         self.assertIn('reshape of %s failed' % ROOT, full.stdout)
         for volume_id in made:
             self.assertEqual({host('file'): 1}, self.held(volume_id))
+        # volapi-volume refuses to start the same way, with the reason.
+        worker = self.command('volume', file_pools=['a:1'],
+                              max_over_subscription_ratio=1.0)
+        self.assertEqual(1, worker.returncode, worker.stdout)
+        self.assertIn('reshape of %s failed: Unable to create allocation '
+                      'for \'DISK_GB\'' % ROOT, worker.stdout + worker.stderr)
+        self.assertNotIn('Traceback', worker.stdout + worker.stderr)
+
+
+class AllocationsOfTreeTest(base.DatabaseTestCase):
+    """allocation_reads.get_for_provider_tree: what the reshape gathers."""
+
+    def test_every_allocation_of_the_consumers_on_the_tree(self):
+        inside, outside = [rp_obj.create(
+            self.context, str(uuid.uuid4()), name) for name in ('in', 'out')]
+        for provider in (inside, outside):
+            inv_obj.set_inventories(self.context, provider, 0, {
+                pools.DISK_GB: dict(total=10, reserved=0, min_unit=1,
+                                    max_unit=10, step_size=1,
+                                    allocation_ratio=1.0)})
+        both, elsewhere = str(uuid.uuid4()), str(uuid.uuid4())
+        alloc_obj.replace_all(self.context, [
+            alloc_obj.ConsumerAllocations(
+                both, {inside.uuid: {pools.DISK_GB: 2},
+                       outside.uuid: {pools.DISK_GB: 3}},
+                project_id='p', user_id='u', generation=None),
+            alloc_obj.ConsumerAllocations(
+                elsewhere, {outside.uuid: {pools.DISK_GB: 1}},
+                project_id='p', user_id='u', generation=None)])
+        found = alloc_reads.get_for_provider_tree(self.context,
+                                                  [inside.uuid])
+        self.assertEqual({both: alloc_reads.get_for_consumer(self.context,
+                                                             both)}, found)
+        self.assertEqual({inside.uuid: {pools.DISK_GB: 2},
+                          outside.uuid: {pools.DISK_GB: 3}},
+                         {rp: held['resources'] for rp, held in
+                          found[both]['allocations'].items()})
+        self.assertEqual({}, alloc_reads.get_for_provider_tree(
+            self.context, [str(uuid.uuid4())]))

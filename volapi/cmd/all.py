@@ -7,12 +7,17 @@ anything else. The schema is brought up to date at start.
 """
 import sys
 
+from oslo_log import log as logging
+
 from db import migration
 from rpc import transport as rpc_transport
 from volapi import config
 from volapi import wsgi
 from volapi.cmd import process
+from volapi.volume import reshape
 from volapi.volume import worker as volume_worker
+
+LOG = logging.getLogger(__name__)
 
 
 def main(argv=None):
@@ -28,8 +33,13 @@ def main(argv=None):
     # In-memory messages died with the previous process: whatever it left
     # unclaimed is lost, not late.
     in_process = conf.transport_url.startswith('fake:')
-    worker = volume_worker.VolumeWorker(conf).start(
-        unclaimed_timeout=0 if in_process else None)
+    try:
+        worker = volume_worker.VolumeWorker(conf).start(
+            unclaimed_timeout=0 if in_process else None)
+    except reshape.ReshapeFailed as exc:
+        # Placement would disagree with where the data is: refuse to start.
+        LOG.error('%s', exc)
+        return 1
     server.set_app(wsgi.init_application(conf))
     serving = wsgi.Serving(server).start()
     process.wait_for_termination()

@@ -192,9 +192,15 @@ def check_accept(*types):
 def send_json(req, data, status=200, last_modified=None):
     """Fill in ``req.response`` with ``data`` as JSON. From 1.15 it carries
     ``cache-control: no-cache`` and ``last-modified`` (now if not given)."""
+    return send_json_text(req, json.dumps(data).encode('utf-8'), status,
+                          last_modified)
+
+
+def send_json_text(req, text, status=200, last_modified=None):
+    """send_json for a body already encoded (``text``: bytes)."""
     response = req.response
     response.status = status
-    response.body = json.dumps(data).encode('utf-8')
+    response.body = text
     response.content_type = 'application/json'
     set_modified(req, last_modified)
     return response

@@ -31,13 +31,28 @@ def _destinations(context, volume, host, extra_specs):
     """Pools to try, best first: ``host`` if it names a pool, the pools of
     ``host`` if it names a backend (``host@backend``), the scheduler's
     choice without it; never the volume's own pool."""
-    candidates = scheduler.candidate_hosts(context, volume.size, extra_specs,
-                                           volume.availability_zone)
     if host and '#' in host:
         return [host]
+    candidates = scheduler.candidate_hosts(context, volume.size, extra_specs,
+                                           volume.availability_zone)
     if host:
         candidates = [c for c in candidates if c.partition('#')[0] == host]
     return [c for c in candidates if c != volume.host]
+
+
+def _claiming_move(name, dest, version, params):
+    """The build (volapi.volume.api.in_one_transaction) of transition
+    ``name`` moving the volume to ``dest`` under a new migration id, with
+    its claim."""
+    migration_id = str(uuid.uuid4())
+
+    def build(ctx, volume):
+        return [engine.prepare(ctx, name, volume, version=version,
+                               dest_host=dest, migration_id=migration_id,
+                               cascade=False, **params),
+                lambda ctx: claims.claim_migration(ctx, volume, dest,
+                                                   migration_id)]
+    return build
 
 
 def _start(context, volume_id, name, host, extra_specs, authorize, version,
@@ -50,18 +65,10 @@ def _start(context, volume_id, name, host, extra_specs, authorize, version,
     tried = []
     for dest in _destinations(context, volume, host, extra_specs)[
             :CONF.volume.claim_attempts]:
-        migration_id = str(uuid.uuid4())
         try:
-            volume = volume_api.claiming_on_volume(
-                context, volume_id, lambda ctx, loaded, dest=dest, mid=(
-                    migration_id): [
-                    engine.prepare(ctx, name, loaded, version=version,
-                                   dest_host=dest, migration_id=mid,
-                                   cascade=False, **params),
-                    lambda ctx: claims.claim_migration(ctx, loaded, dest,
-                                                       mid)],
-                authorize)
-            return volume, dest
+            return volume_api.claiming_on_volume(
+                context, volume_id,
+                _claiming_move(name, dest, version, params), authorize), dest
         except claims.NoRoom as exc:
             tried.append(str(exc))
     raise volume_api.InvalidRequest(

@@ -40,6 +40,7 @@ from db import api as db_api
 from db import models
 from db import session
 import objects
+from objects import volume_list
 from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import consumer as consumer_obj
@@ -182,18 +183,23 @@ def _resources(context, root_name, consumer_ids=()):
         VOLUMES, VOLUMES.c.host.startswith(root_name + '#',
                                            autoescape=True)))}
     snapshots = {}
-    for start in range(0, len(volumes), _CHUNK):
-        chunk = sorted(volumes)[start:start + _CHUNK]
+    volume_ids = sorted(volumes)
+    for start in range(0, len(volume_ids), _CHUNK):
         snapshots.update((r['id'], r) for r in _read(context, _live(
-            SNAPSHOTS, SNAPSHOTS.c.volume_id.in_(chunk))))
+            SNAPSHOTS, SNAPSHOTS.c.volume_id.in_(
+                volume_ids[start:start + _CHUNK]))))
     others = set(consumer_ids) - set(volumes) - set(snapshots)
     volumes.update((r['id'], r) for r in _by_ids(context, VOLUMES, others))
-    snapshots.update((r['id'], r) for r in _by_ids(context, SNAPSHOTS,
-                                                    others))
-    return ({i: objects.Volume._from_row(context, r)
+    snapshots.update((r['id'], r)
+                     for r in _by_ids(context, SNAPSHOTS, others))
+    return ({i: volume_list.volume_from_row(context, r)
              for i, r in volumes.items()},
             {i: objects.Snapshot._from_row(context, r)
              for i, r in snapshots.items()})
+
+
+def _migrating(volume):
+    return volume.migration_status == 'migrating'
 
 
 def _located(driver, kind, resource, reported, root_name):
@@ -222,6 +228,8 @@ def reshape_needed(context, reporter, driver):
     volumes, snapshots = _resources(context, root_name)
     misplaced = 0
     for volume in volumes.values():
+        if _migrating(volume):
+            continue  # its data is in both pools until the move ends
         found = _located(driver, 'volume', volume, reported, root_name)
         misplaced += bool(found and found[0] != volume.host)
     for snapshot in snapshots.values():
@@ -238,23 +246,28 @@ def reshape_needed(context, reporter, driver):
 
 def _gather(context, tree):
     """{consumer: its allocations as GET /allocations/{consumer} shows
-    them} for every consumer holding anything on ``tree`` (the spec's
-    get_allocations_for_provider_tree: all of each consumer's allocations,
-    on the tree or not)."""
-    held = {}
-    for provider, _ in tree.values():
-        found = alloc_reads.get_for_provider(context, provider.uuid)
-        for consumer in sorted((found or {}).get('allocations', {})):
-            if consumer not in held:
-                record = alloc_reads.get_for_consumer(context, consumer)
-                if record is not None:
-                    held[consumer] = record
-    return held
+    them} for every consumer holding anything on ``tree``: all of each
+    consumer's allocations, on the tree or not."""
+    return alloc_reads.get_for_provider_tree(
+        context, [provider.uuid for provider, _ in tree.values()])
+
+
+def _with_placement_config(context, conf):
+    """``context``, or a placement context with ``conf`` if it has no
+    configuration: a consumer without a record (allocations from before
+    consumer records) reads as placement's incomplete owner, which the
+    configuration names."""
+    if getattr(context, 'config', None) is not None:
+        return context
+    from volapi.placement import context as placement_context
+    return placement_context.RequestContext(
+        is_admin=True, roles=['admin'], overwrite=False, config=conf)
 
 
 class _Planner:
 
     def __init__(self, context, reporter, driver):
+        context = _with_placement_config(context, reporter.conf)
         self.context, self.reporter, self.driver = context, reporter, driver
         self.root_name = reporter.server_name
         self.reported = _reported(driver, self.root_name)
@@ -273,12 +286,20 @@ class _Planner:
         volumes, snapshots = _resources(self.context, self.root_name, held)
         self.on_tree = {provider.uuid: name
                         for name, (provider, _) in tree.items()}
+        # A volume being migrated holds its destination and its migration
+        # the source until the move ends or is rolled back: both stay as
+        # they are (on a pool that goes, the reshape fails: the move must
+        # end first).
+        moving = {v.id for v in volumes.values() if _migrating(v)}
+        moving |= {volumes[v].migration_id for v in moving} - {None}
         for volume in sorted(volumes.values(), key=lambda v: v.id):
-            self._volume(volume, held.get(volume.id))
+            if volume.id not in moving:
+                self._volume(volume, held.get(volume.id))
         for snapshot in sorted(snapshots.values(), key=lambda s: s.id):
             self._snapshot(snapshot, volumes.get(snapshot.volume_id),
                            held.get(snapshot.id))
-        for consumer in sorted(set(held) - set(volumes) - set(snapshots)):
+        for consumer in sorted(set(held) - set(volumes) - set(snapshots)
+                               - moving):
             self._other(consumer, held[consumer])
         return self.plan
 

@@ -56,11 +56,13 @@ def candidate_hosts(context, size, extra_specs, zone):
             summary = candidates.provider_summaries[provider_uuid]
             disk = summary.resources[pools.DISK_GB]
             free[provider_uuid] = disk['capacity'] - disk['used']
+    # A provider deleted since the candidates were read (a pool a reshape
+    # removed) has no name left: it is no candidate.
     names = _names(context, free)
     most_free_first = CONF.volume.pool_weigher == 'most_free'
-    ordered = sorted(free, key=lambda u: (
+    ordered = sorted((u for u in free if u in names), key=lambda u: (
         -free[u] if most_free_first else free[u], names[u]))
-    return [names[u] for u in ordered if u in names]
+    return [names[u] for u in ordered]
 
 
 def pool_has(context, host, extra_specs):
