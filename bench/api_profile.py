@@ -20,7 +20,6 @@ import cProfile
 import datetime
 import io
 import json
-import os
 import pstats
 import statistics
 import tempfile

@@ -25,6 +25,9 @@ suffixed group takes all its resources from one provider. For example::
         request.mappings     # {'': [provider uuid]}
     found.provider_summaries  # {provider uuid: ProviderSummary}
 
+``find()`` (same arguments) gives the answer still in ids (:class:`Found`),
+which the API writes out as JSON text without building the dicts.
+
 Unknown resource classes raise ``exception.ResourceClassNotFound``, unknown
 traits ``exception.TraitNotFound``; an unknown aggregate or ``in_tree``
 provider simply matches nothing. The answer comes from a handful of

@@ -3,8 +3,6 @@ import os
 
 import fixtures
 
-import fixtures
-
 from oslo_policy import policy as oslo_policy
 
 from tests import base

@@ -3,8 +3,9 @@
 Controllers raise the classes below, or let the exceptions of the layers
 below through (the db's, the volume service's, a refused claim's);
 :func:`to_fault` turns any exception into the status, message and headers
-of a Cinder fault (``{"badRequest": {"code": 400, "message": "..."}}``). Nothing here knows
-about pecan; ``hooks.FaultHook`` and the WSGI middlewares use it.
+of a Cinder fault (``{"badRequest": {"code": 400, "message": "..."}}``).
+Nothing here knows about pecan; ``hooks.FaultHook`` and the WSGI
+middlewares use it.
 """
 import json
 

@@ -44,7 +44,8 @@ The context
     ``volapi.placement.context.RequestContext``, a
     ``volapi.context.RequestContext``: pass it to ``db``/``objects``.
     Check policy first: ``req.context.can(policies.ALLOCATIONS_LIST)``
-    (rule names in ``volapi/policies/placement.py``). ``req.context.config`` is the ConfigOpts.
+    (rule names in ``volapi/policies/placement.py``).
+    ``req.context.config`` is the ConfigOpts.
 
 The application
     ``wsgi.setup_app(conf)`` (WSGI servers: ``volapi.wsgi.placement``);

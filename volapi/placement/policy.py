@@ -61,7 +61,8 @@ def is_admin(conf, context):
 
 
 def authorize(conf, context, action, target=None):
-    """Raise errors.PolicyNotAuthorized unless ``context`` may do ``action``."""
+    """Raise errors.PolicyNotAuthorized unless ``context`` may do
+    ``action``."""
     if target is None:
         target = {'project_id': context.project_id,
                   'user_id': context.user_id}

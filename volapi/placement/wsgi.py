@@ -8,8 +8,9 @@ The request path, outside in: the layers both APIs share
 (volapi.middleware.stack: request id, proxy headers, /healthcheck, body
 size limit, outage replay) -> authentication (noauth2 or keystone) ->
 :class:`PlacementApplication`, which makes the context, reads the
-microversion, routes, and turns every failure into Placement's error body. Plain WSGI callables, no per-layer Request objects: a claim spends
-its time in the database, not here.
+microversion, routes, and turns every failure into Placement's error body.
+Plain WSGI callables, no per-layer Request objects: a claim spends its time
+in the database, not here.
 """
 from oslo_log import log as logging
 import webob.exc

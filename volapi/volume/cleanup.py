@@ -87,7 +87,7 @@ def repair_claimed(context, worker):
             # The transition deletes the workers row with the repair, in one
             # transaction with the proof that the row is still the claimed one.
             engine.run(context, still_claimed,
-                            engine.prepare(context, name, resource))
+                       engine.prepare(context, name, resource))
             LOG.warning('cleanup: %s repaired by %s', what, name)
         except ClaimLost:
             LOG.info('cleanup: %s not repaired: its row changed since the '

@@ -1,20 +1,39 @@
-"""The transition table (see the package's docstring) and the building
-blocks its rows are written with: statuses, SQL criteria and computed
-values. Only data: :mod:`.engine` applies it, :mod:`.doc` describes it."""
-import sqlalchemy as sa
-
+"""The transition table (see the package's docstring) and the statuses it
+speaks of; its building blocks (SQL criteria, computed values) are in
+:mod:`.blocks`. Only data: :mod:`.engine` applies it, :mod:`.doc`
+describes it."""
 from db import conditions as cond
 from db import models
-from objects import volume_type
 from objects import worker
 from volapi.api import microversion as mv
 from volapi.policies import snapshots as snapshot_policies
 from volapi.policies import volume_actions as volume_action_policies
 from volapi.policies import volumes as volume_policies
+from volapi.volume.transitions.blocks import ATTACHMENT_HOLD_EXPIRED
+from volapi.volume.transitions.blocks import ATTACH_STATUS_AFTER_DETACH
+from volapi.volume.transitions.blocks import AVAILABLE_TO_CHANGE_MULTIATTACH
+from volapi.volume.transitions.blocks import CASCADE_SNAPSHOT_STATUSES
+from volapi.volume.transitions.blocks import ELSEWHERE
+from volapi.volume.transitions.blocks import HAS_ATTACHMENT
+from volapi.volume.transitions.blocks import NAME_VALUES
+from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
+from volapi.volume.transitions.blocks import NO_ATTACHMENTS
+from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
+from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import OLD_STATUS
+from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
+from volapi.volume.transitions.blocks import SNAPSHOT_HELD
+from volapi.volume.transitions.blocks import STATUS_AFTER_ATTACHMENT_DELETE
+from volapi.volume.transitions.blocks import STATUS_AFTER_DETACH
+from volapi.volume.transitions.blocks import STATUS_AFTER_UNRESERVE
+from volapi.volume.transitions.blocks import TYPE_MULTIATTACH
+from volapi.volume.transitions.blocks import VOLUME_HELD
+from volapi.volume.transitions.blocks import VOLUME_HOLD_EXPIRED
+from volapi.volume.transitions.blocks import WHEN_MULTIATTACH
+from volapi.volume.transitions.blocks import forced
+from volapi.volume.transitions.blocks import since
 from volapi.volume.transitions.vocabulary import Also
 from volapi.volume.transitions.vocabulary import Bound
-from volapi.volume.transitions.vocabulary import Computed
-from volapi.volume.transitions.vocabulary import Criterion
 from volapi.volume.transitions.vocabulary import NOW
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
@@ -43,167 +62,6 @@ SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
 WORKER_TYPES = worker.RESOURCE_TYPES
-
-
-# -- building blocks of the table --------------------------------------------
-
-def _attachments_of_volume(*criteria):
-    return sa.exists().where(Attachment.volume_id == Volume.id,
-                             Attachment.deleted == sa.false(), *criteria)
-
-
-def _other_attachments(params, *criteria):
-    """Attachments of the volume other than the one being removed."""
-    return _attachments_of_volume(Attachment.id != params['attachment_id'],
-                                  *criteria)
-
-
-def _snapshots_of_volume(*criteria):
-    return sa.exists().where(Snapshot.volume_id == Volume.id,
-                             Snapshot.deleted == sa.false(), *criteria)
-
-
-# Snapshots a cascade delete takes along; 'deleting' ones are on their way
-# already (Cinder's "undeletable" test allows the three).
-CASCADE_SNAPSHOT_STATUSES = ('available', 'error')
-CASCADE_ALLOWED_STATUSES = CASCADE_SNAPSHOT_STATUSES + ('deleting',)
-
-NO_SNAPSHOTS = Criterion(
-    'must have no snapshots (or, with cascade, only snapshots that are '
-    + ', '.join(CASCADE_ALLOWED_STATUSES) + ')',
-    lambda p: ~_snapshots_of_volume(
-        *([Snapshot.status.not_in(CASCADE_ALLOWED_STATUSES)]
-          if p['cascade'] else [])),
-    shaped=('cascade',))
-
-NO_ATTACHMENTS = Criterion(
-    'must have no attachments',
-    lambda p: ~_attachments_of_volume())
-
-HAS_ATTACHMENT = Criterion(
-    'must have attachment %(attachment_id)s',
-    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']),
-    bound=('attachment_id',))
-
-
-def _readonly_is_set():
-    meta = models.VolumeAdminMetadata
-    return sa.exists().where(meta.volume_id == Volume.id,
-                             meta.key == 'readonly',
-                             meta.value.in_(('True', 'true')))
-
-
-NOT_READONLY_FOR_RW = Criterion(
-    "must not be read-only to be attached in mode 'rw'",
-    lambda p: ~_readonly_is_set(),
-    applies=lambda p: p.get('mode', 'rw') == 'rw')
-
-AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
-    "must be 'available' for a retype that changes multiattach",
-    lambda p: Volume.status == 'available',
-    applies=lambda p: bool(p.get('changes_multiattach')))
-
-WHEN_MULTIATTACH = 'if the volume is multiattach'
-
-ELSEWHERE = Criterion(
-    'must be on another host than the destination',
-    lambda p: Volume.host != p['dest_host'], bound=('dest_host',))
-
-
-def _since(version_tuple):
-    def when(params, version):
-        return version is None or version >= version_tuple
-    return when
-
-
-def _forced(params, version):
-    return bool(params.get('force'))
-
-
-# "in-use" if attachments in ``statuses`` remain, else ``else_``: the status
-# of a volume after an attachment leaves or a reservation is dropped.
-def _status_after_detach(params):
-    return cond.Case(
-        [(_other_attachments(params, Attachment.attach_status == 'attached'),
-          'in-use')], else_='available')
-
-
-def _attach_status_after_detach(params):
-    return cond.Case(
-        [(_other_attachments(params, Attachment.attach_status == 'attached'),
-          'attached')], else_='detached')
-
-
-def _status_after_attachment_delete(params):
-    # Cinder's order: attached > attaching > detaching > reserved.
-    ranks = [('attached', 'in-use'), ('attaching', 'attaching'),
-             ('detaching', 'detaching'), ('reserved', 'reserved')]
-    return cond.Case(
-        [(_other_attachments(params, Attachment.attach_status == status),
-          volume_status) for status, volume_status in ranks],
-        else_='available')
-
-
-def _previous_attached_status(params):
-    return cond.Case([(Volume.previous_status == 'in-use', 'in-use')],
-                     else_='available')
-
-
-def _type_is_multiattach(params):
-    return volume_type.multiattach_criterion(params['volume_type_id'])
-
-
-STATUS_AFTER_UNRESERVE = Computed(
-    "'in-use' if it has attached attachments, else 'available'",
-    lambda p: cond.Case([(_attachments_of_volume(
-        Attachment.attach_status == 'attached'), 'in-use')],
-        else_='available'))
-STATUS_AFTER_DETACH = Computed(
-    "'in-use' if other attached attachments remain, else 'available'",
-    _status_after_detach, bound=('attachment_id',))
-ATTACH_STATUS_AFTER_DETACH = Computed(
-    "'attached' if other attached attachments remain, else 'detached'",
-    _attach_status_after_detach, bound=('attachment_id',))
-STATUS_AFTER_ATTACHMENT_DELETE = Computed(
-    "from the other attachments: 'in-use' if one is attached, else "
-    "'attaching', 'detaching', 'reserved' likewise, else 'available'",
-    _status_after_attachment_delete, bound=('attachment_id',))
-PREVIOUS_ATTACHED_STATUS = Computed(
-    "'in-use' if previous_status is 'in-use', else 'available'",
-    _previous_attached_status)
-OLD_STATUS = Computed('the status it had', lambda p: Volume.status)
-TYPE_MULTIATTACH = Computed(
-    "whether the new type's extra spec multiattach is '<is> True'",
-    _type_is_multiattach, bound=('volume_type_id',))
-
-
-# A source of a new volume is held, not changed: the swap writes its
-# updated_at as it was, which is enough to conflict with a concurrent delete.
-SNAPSHOT_HELD = Computed('unchanged (the row is held)',
-                         lambda p: Snapshot.updated_at)
-VOLUME_HELD = Computed('unchanged (the row is held)',
-                       lambda p: Volume.updated_at)
-_NAME_VALUES = {
-    'display_name': Param('display_name', optional=True),
-    'display_description': Param('display_description', optional=True)}
-
-
-# Holds nobody finished (volapi.volume.holds): the row has not changed
-# since the cutoff, decided in the compare-and-swap's WHERE, so a hold
-# touched or completed meanwhile is left alone.
-VOLUME_HOLD_EXPIRED = Criterion(
-    'must not have changed since %(hold_cutoff)s',
-    lambda p: cond.changed_before(Volume, p['hold_cutoff']),
-    bound=('hold_cutoff',))
-ATTACHMENT_HOLD_EXPIRED = Criterion(
-    'must not have changed since %(hold_cutoff)s',
-    lambda p: cond.changed_before(Attachment, p['hold_cutoff']),
-    bound=('hold_cutoff',))
-NO_ATTACHMENT_BEING_MADE = Criterion(
-    "must have no attachment 'reserved' or 'attaching' (each expires on "
-    "its own)",
-    lambda p: ~_attachments_of_volume(
-        Attachment.attach_status.in_(('reserved', 'attaching'))))
 
 
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
@@ -257,13 +115,13 @@ TABLE = [
         values={'updated_at': VOLUME_HELD}),
     Transition(
         'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
-        values=_NAME_VALUES),
+        values=NAME_VALUES),
     Transition(
         'update_metadata', 'volume',
         'the metadata API and PUT /volumes/{id} with metadata: the '
         'metadata rows are set, replaced or deleted in the same transaction',
         expect={'status': cond.Not('maintenance')},
-        values=_NAME_VALUES),
+        values=NAME_VALUES),
     # Volumes: tenant/admin actions -------------------------------------------
     Transition(
         'delete', 'volume', 'DELETE /volumes/{id}: start deleting',
@@ -285,7 +143,7 @@ TABLE = [
         'extend', 'volume', 'os-extend: start growing the volume',
         source=('available',),
         also=(Also(('in-use',), 'from microversion %d.%d' % mv.VOLUME_EXTEND_INUSE,
-                   _since(mv.VOLUME_EXTEND_INUSE)),),
+                   since(mv.VOLUME_EXTEND_INUSE)),),
         requires=(Bound('size', Param('new_size')), Unchanged('size')),
         expect={'migration_status': NOT_MIGRATING},
         values={'status': 'extending', 'previous_status': OLD_STATUS},
@@ -380,7 +238,7 @@ TABLE = [
         'POST /snapshots: the snapshot row is inserted in the same '
         'transaction, so a concurrent delete cannot pass "no snapshots"',
         source=('available',),
-        also=(Also(('in-use',), 'with force', _forced),),
+        also=(Also(('in-use',), 'with force', forced),),
         expect={'migration_status': NOT_MIGRATING,
                 'host': cond.Not(None)},
         # The snapshot row copies them from the volume the request loaded.
@@ -474,7 +332,7 @@ TABLE = [
     # Snapshots ----------------------------------------------------------------
     Transition(
         'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
-        values=_NAME_VALUES),
+        values=NAME_VALUES),
     Transition(
         'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
         source=('available', 'error'),

@@ -1,0 +1,174 @@
+"""The building blocks the transition table's rows are written with: SQL
+criteria (:class:`Criterion`), computed values (:class:`Computed`) and the
+conditions on a request's version. Only data, as the table is."""
+import sqlalchemy as sa
+
+from db import conditions as cond
+from db import models
+from objects import volume_type
+from volapi.volume.transitions.vocabulary import Computed
+from volapi.volume.transitions.vocabulary import Criterion
+from volapi.volume.transitions.vocabulary import Param
+
+Volume = models.Volume
+Snapshot = models.Snapshot
+Attachment = models.VolumeAttachment
+
+
+def _attachments_of_volume(*criteria):
+    return sa.exists().where(Attachment.volume_id == Volume.id,
+                             Attachment.deleted == sa.false(), *criteria)
+
+
+def _other_attachments(params, *criteria):
+    """Attachments of the volume other than the one being removed."""
+    return _attachments_of_volume(Attachment.id != params['attachment_id'],
+                                  *criteria)
+
+
+def _snapshots_of_volume(*criteria):
+    return sa.exists().where(Snapshot.volume_id == Volume.id,
+                             Snapshot.deleted == sa.false(), *criteria)
+
+
+# Snapshots a cascade delete takes along; 'deleting' ones are on their way
+# already (Cinder's "undeletable" test allows the three).
+CASCADE_SNAPSHOT_STATUSES = ('available', 'error')
+CASCADE_ALLOWED_STATUSES = CASCADE_SNAPSHOT_STATUSES + ('deleting',)
+
+NO_SNAPSHOTS = Criterion(
+    'must have no snapshots (or, with cascade, only snapshots that are '
+    + ', '.join(CASCADE_ALLOWED_STATUSES) + ')',
+    lambda p: ~_snapshots_of_volume(
+        *([Snapshot.status.not_in(CASCADE_ALLOWED_STATUSES)]
+          if p['cascade'] else [])),
+    shaped=('cascade',))
+
+NO_ATTACHMENTS = Criterion(
+    'must have no attachments',
+    lambda p: ~_attachments_of_volume())
+
+HAS_ATTACHMENT = Criterion(
+    'must have attachment %(attachment_id)s',
+    lambda p: _attachments_of_volume(Attachment.id == p['attachment_id']),
+    bound=('attachment_id',))
+
+
+def _readonly_is_set():
+    meta = models.VolumeAdminMetadata
+    return sa.exists().where(meta.volume_id == Volume.id,
+                             meta.key == 'readonly',
+                             meta.value.in_(('True', 'true')))
+
+
+NOT_READONLY_FOR_RW = Criterion(
+    "must not be read-only to be attached in mode 'rw'",
+    lambda p: ~_readonly_is_set(),
+    applies=lambda p: p.get('mode', 'rw') == 'rw')
+
+AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
+    "must be 'available' for a retype that changes multiattach",
+    lambda p: Volume.status == 'available',
+    applies=lambda p: bool(p.get('changes_multiattach')))
+
+WHEN_MULTIATTACH = 'if the volume is multiattach'
+
+ELSEWHERE = Criterion(
+    'must be on another host than the destination',
+    lambda p: Volume.host != p['dest_host'], bound=('dest_host',))
+
+
+def since(version_tuple):
+    def when(params, version):
+        return version is None or version >= version_tuple
+    return when
+
+
+def forced(params, version):
+    return bool(params.get('force'))
+
+
+# "in-use" if attachments in ``statuses`` remain, else ``else_``: the status
+# of a volume after an attachment leaves or a reservation is dropped.
+def _status_after_detach(params):
+    return cond.Case(
+        [(_other_attachments(params, Attachment.attach_status == 'attached'),
+          'in-use')], else_='available')
+
+
+def _attach_status_after_detach(params):
+    return cond.Case(
+        [(_other_attachments(params, Attachment.attach_status == 'attached'),
+          'attached')], else_='detached')
+
+
+def _status_after_attachment_delete(params):
+    # Cinder's order: attached > attaching > detaching > reserved.
+    ranks = [('attached', 'in-use'), ('attaching', 'attaching'),
+             ('detaching', 'detaching'), ('reserved', 'reserved')]
+    return cond.Case(
+        [(_other_attachments(params, Attachment.attach_status == status),
+          volume_status) for status, volume_status in ranks],
+        else_='available')
+
+
+def _previous_attached_status(params):
+    return cond.Case([(Volume.previous_status == 'in-use', 'in-use')],
+                     else_='available')
+
+
+def _type_is_multiattach(params):
+    return volume_type.multiattach_criterion(params['volume_type_id'])
+
+
+STATUS_AFTER_UNRESERVE = Computed(
+    "'in-use' if it has attached attachments, else 'available'",
+    lambda p: cond.Case([(_attachments_of_volume(
+        Attachment.attach_status == 'attached'), 'in-use')],
+        else_='available'))
+STATUS_AFTER_DETACH = Computed(
+    "'in-use' if other attached attachments remain, else 'available'",
+    _status_after_detach, bound=('attachment_id',))
+ATTACH_STATUS_AFTER_DETACH = Computed(
+    "'attached' if other attached attachments remain, else 'detached'",
+    _attach_status_after_detach, bound=('attachment_id',))
+STATUS_AFTER_ATTACHMENT_DELETE = Computed(
+    "from the other attachments: 'in-use' if one is attached, else "
+    "'attaching', 'detaching', 'reserved' likewise, else 'available'",
+    _status_after_attachment_delete, bound=('attachment_id',))
+PREVIOUS_ATTACHED_STATUS = Computed(
+    "'in-use' if previous_status is 'in-use', else 'available'",
+    _previous_attached_status)
+OLD_STATUS = Computed('the status it had', lambda p: Volume.status)
+TYPE_MULTIATTACH = Computed(
+    "whether the new type's extra spec multiattach is '<is> True'",
+    _type_is_multiattach, bound=('volume_type_id',))
+
+
+# A source of a new volume is held, not changed: the swap writes its
+# updated_at as it was, which is enough to conflict with a concurrent delete.
+SNAPSHOT_HELD = Computed('unchanged (the row is held)',
+                         lambda p: Snapshot.updated_at)
+VOLUME_HELD = Computed('unchanged (the row is held)',
+                       lambda p: Volume.updated_at)
+NAME_VALUES = {
+    'display_name': Param('display_name', optional=True),
+    'display_description': Param('display_description', optional=True)}
+
+
+# Holds nobody finished (volapi.volume.holds): the row has not changed
+# since the cutoff, decided in the compare-and-swap's WHERE, so a hold
+# touched or completed meanwhile is left alone.
+VOLUME_HOLD_EXPIRED = Criterion(
+    'must not have changed since %(hold_cutoff)s',
+    lambda p: cond.changed_before(Volume, p['hold_cutoff']),
+    bound=('hold_cutoff',))
+ATTACHMENT_HOLD_EXPIRED = Criterion(
+    'must not have changed since %(hold_cutoff)s',
+    lambda p: cond.changed_before(Attachment, p['hold_cutoff']),
+    bound=('hold_cutoff',))
+NO_ATTACHMENT_BEING_MADE = Criterion(
+    "must have no attachment 'reserved' or 'attaching' (each expires on "
+    "its own)",
+    lambda p: ~_attachments_of_volume(
+        Attachment.attach_status.in_(('reserved', 'attaching'))))
