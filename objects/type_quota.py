@@ -77,6 +77,24 @@ def shown_limits(context, limits, names=None):
     return shown
 
 
+def rename_limits(context, volume_type_id, new_name):
+    """In the caller's transaction, before the type's rename: its limits
+    (every scope's) move to the resource names of ``new_name``; the old
+    name is read by the same statement."""
+    types = models.VolumeType.__table__
+    limits = quota.LIMITS
+    old_name = sa.select(types.c.name).where(
+        types.c.id == volume_type_id).scalar_subquery()
+    with session.writer.connection.using(context) as conn:
+        for counted in COUNTED:
+            prefix = sa.bindparam('prefix_' + counted, counted + '_',
+                                  type_=sa.String)
+            conn.execute(limits.update().where(
+                limits.c.resource == prefix + old_name).values(
+                resource=resource_name(counted, new_name),
+                updated_at=timeutils.utcnow()))
+
+
 # -- usage ---------------------------------------------------------------------
 
 def _live_of(table, project, type_id):
@@ -102,9 +120,10 @@ def _placement_gigabytes(project, type_id):
     allocations = models.Allocation.__table__
 
     def held_by(table):
-        return sa.select(sa.func.coalesce(sa.func.sum(allocations.c.used),
-                                          0)).select_from(allocations.join(
-            table, table.c.id == allocations.c.consumer_id)).where(
+        used = sa.func.coalesce(sa.func.sum(allocations.c.used), 0)
+        joined = allocations.join(
+            table, table.c.id == allocations.c.consumer_id)
+        return sa.select(used).select_from(joined).where(
             allocations.c.resource_class_id ==
             rc_obj.STANDARD_IDS['DISK_GB'],
             *_live_of(table, project, type_id)).scalar_subquery()

@@ -19,6 +19,7 @@ from db import session
 from objects import base
 from objects import fields
 from objects import metadata
+from objects import type_quota
 
 DEFAULT_TYPE_ID = '8ec57e01-1841-45cb-b833-d43ee4089eb6'
 DEFAULT_TYPE_NAME = '__DEFAULT__'
@@ -205,9 +206,18 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         if is_public is not None:
             values['is_public'] = is_public
         try:
-            self.conditional_update_or_raise(values, expected_values={})
+            self._update(values, name)
         except oslo_db_exc.DBDuplicateEntry:
             raise VolumeTypeExists(name) from None
+
+    @db_api.retry_on_deadlock
+    def _update(self, values, name):
+        # A new name takes the type's per-type quota limits with it, in
+        # the same transaction (as Cinder renames them).
+        with session.writer.connection.using(self._context):
+            if name is not None:
+                type_quota.rename_limits(self._context, self.id, name)
+            self.conditional_update_or_raise(values, expected_values={})
 
     def set_extra_specs(self, specs):
         """Create or change the given extra specs of this live type."""

@@ -2,11 +2,14 @@
 gigabytes_<type>): set and shown through the quota API, enforced by the
 claims in their transactions, counted per project and type."""
 import objects
+from db import models
+from db import session
 from objects import type_quota
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_claim_races
+from volapi.volume import placement_audit
 from volapi.volume.transitions import engine
 
 ADMIN = api_fixtures.ADMIN
@@ -75,6 +78,18 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
                                             for name in PER_TYPE))
         self.assertEqual(10, shown['volumes'])
 
+    def test_a_renamed_type_keeps_its_limits(self):
+        self.set_quota(volumes_gold=2)
+        self.app.put_json('/v3/os-quota-class-sets/default',
+                          {'quota_class_set': {'gigabytes_gold': 50}},
+                          headers=ADMIN)
+        self.app.put_json('/v3/types/%s' % self.gold, {'volume_type': {
+            'name': 'platinum'}}, headers=ADMIN)
+        shown = self.show()
+        self.assertEqual((2, 50), (shown['volumes_platinum'],
+                                   shown['gigabytes_platinum']))
+        self.assertNotIn('volumes_gold', shown)
+
     def test_unknown_type_is_a_bad_key(self):
         self.assertIn('Bad key(s) in quota set: volumes_nope', self.fault(
             self.set_quota(status=400, volumes_nope=1), 400))
@@ -107,6 +122,20 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
         self.finish('delete_done', volume['id'])
         self.assertEqual((0, 0), self.in_use('volumes_gold',
                                              'gigabytes_gold'))
+
+    def test_audit_reports_and_repairs_a_type_row(self):
+        self.gold_volume(size=3)
+        usages = models.TypeQuotaUsage.__table__
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(usages.update().where(
+                usages.c.volume_type_id == self.gold).values(gigabytes=9))
+        said = []
+        self.assertEqual(1, placement_audit.audit(self.context,
+                                                  out=said.append))
+        self.assertIn('project %s, volume type %s: usage (1, 0, 9), holds '
+                      '(1, 0, 3)' % (self.project, self.gold), said)
+        placement_audit.audit(self.context, fix=True, out=said.append)
+        self.assertEqual((3,), self.in_use('gigabytes_gold'))
 
 
 class TypeQuotaEnforcementTest(TypeQuotaTestCase):

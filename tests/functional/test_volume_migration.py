@@ -7,6 +7,7 @@ import os
 import time
 
 import objects
+from objects import type_quota
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import resource_provider as rp_obj
 from objects.placement import trait as trait_obj
@@ -345,6 +346,29 @@ class RetypeMigrationTest(MigrationTestCase):
                 volume).volume_type_id, moved['status']))
         self.assertEqual('fast', moved['volume_type'])
         self.assertEqual({SMALL: 2}, self.held(volume['id']))
+
+    def test_on_demand_moves_the_counts_to_the_new_type(self):
+        volume = self.available(size=2)
+        self.retype(volume['id'], 'on-demand')
+        self.settled(volume['id'])
+        self.assertEqual([], type_quota.drift(self.context))
+        self.assertEqual({'volumes': 1, 'snapshots': 0, 'gigabytes': 2},
+                         type_quota.reported_usage(
+                             self.context, self.project, [self.fast])[
+                                 self.fast])
+
+    def test_on_demand_into_a_full_type_moves_nothing(self):
+        self.app.put_json('/v3/os-quota-sets/%s' % self.project,
+                          {'quota_set': {'gigabytes_fast': 1}},
+                          headers=ADMIN)
+        volume = self.available(size=2)
+        self.assertIn('allowed gigabytes_fast quota', self.fault(
+            self.retype(volume['id'], 'on-demand', status=413), 413))
+        self.assertEqual((BIG, None, 'available'), (
+            self.show(volume['id'])['os-vol-host-attr:host'],
+            self.show(volume['id'])['os-vol-mig-status-attr:migstat'],
+            self.show(volume['id'])['status']))
+        self.assertEqual({BIG: 2}, self.held(volume['id']))
 
     def test_never_refuses_a_retype_that_needs_a_move(self):
         volume = self.available()

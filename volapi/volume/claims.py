@@ -79,7 +79,7 @@ def write_allocation(context, consumer_id, host, size, project_id, user_id,
 
 
 def _charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
-             gigabytes=0, size=0, enforce=True):
+            gigabytes=0, size=0, enforce=True):
     """The project's usage row, then its row of the volume type, by the
     same counts (each refusing with OverQuota what exceeds its limits)."""
     quota.charge(context, CONF, project_id, volumes=volumes,
