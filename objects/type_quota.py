@@ -67,11 +67,10 @@ def resources(context):
             for counted in COUNTED}
 
 
-def shown_limits(context, limits, names=None):
+def shown_limits(limits, names):
     """``limits`` (as objects.quota reads them) as the API shows them: the
-    project-wide resources, and every live type's three, -1 where unset;
-    limits of types that are gone are left out."""
-    names = resources(context) if names is None else names
+    project-wide resources, and the per-type ``names`` (see resources),
+    -1 where unset; limits of types that are gone are left out."""
     shown = {name: limits[name] for name in quota.RESOURCES}
     shown.update((name, limits.get(name, DEFAULT_LIMIT)) for name in names)
     return shown

@@ -229,11 +229,23 @@ class TypeQuotaEnforcementTest(TypeQuotaTestCase):
 class TypeQuotaRaceTest(TypeQuotaTestCase):
 
     def test_concurrent_creates_stop_at_the_type_limit(self):
-        self.set_quota(volumes_gold=5)
-        self.create_volume()  # a row of another type beside gold's
-        statuses = test_claim_races.concurrently(
-            lambda i: self.create_volume(volume_type='gold',
-                                         expect='*').status_int, count=16)
-        self.assertEqual({202: 5, 413: 11},
-                         {s: statuses.count(s) for s in set(statuses)})
-        self.assertEqual((5, 6), self.in_use('volumes_gold', 'volumes'))
+        for round_ in range(test_claim_races.ROUNDS):
+            # Each round a new project: its rows are made by the race.
+            project = 'race-%d' % round_
+            owner = api_fixtures.caller(project)
+            self.app.put_json('/v3/os-quota-sets/%s' % project,
+                              {'quota_set': {'volumes_gold': 5}},
+                              headers=ADMIN)
+            if round_:
+                # A row of another type beside gold's.
+                self.create_volume(headers=owner)
+            statuses = test_claim_races.concurrently(
+                lambda i: self.create_volume(
+                    headers=owner, volume_type='gold',
+                    expect='*').status_int, count=16)
+            self.assertEqual({202: 5, 413: 11},
+                             {s: statuses.count(s) for s in set(statuses)})
+            usage = self.app.get('/v3/os-quota-sets/%s?usage=True' % project,
+                                 headers=owner).json['quota_set']
+            self.assertEqual((5, 5 + bool(round_)), (
+                usage['volumes_gold']['in_use'], usage['volumes']['in_use']))

@@ -87,12 +87,12 @@ def _in_use(context, project_id, per_type):
 
 def _project_limits(context, project_id, per_type):
     return type_quota.shown_limits(
-        context, quota.project_limits(context, CONF, project_id), per_type)
+        quota.project_limits(context, CONF, project_id), per_type)
 
 
 def _class_limits(context, class_name, per_type):
     return type_quota.shown_limits(
-        context, quota.class_limits(context, CONF, class_name), per_type)
+        quota.class_limits(context, CONF, class_name), per_type)
 
 
 class QuotaSetController:
