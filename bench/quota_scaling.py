@@ -19,6 +19,7 @@ drops a scratch database (see bench/cas.py).
 """
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -149,9 +150,8 @@ def measure(url, creates, large):
         rpc_transport.cleanup()
         CONF.reset()
         drop()
-        for name in os.listdir(volumes_dir):
-            os.unlink(os.path.join(volumes_dir, name))
-        os.rmdir(volumes_dir)
+        # The file driver keeps each pool in a directory of its own.
+        shutil.rmtree(volumes_dir)
 
 
 def main():
