@@ -137,6 +137,17 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
         placement_audit.audit(self.context, fix=True, out=said.append)
         self.assertEqual((3,), self.in_use('gigabytes_gold'))
 
+    def test_online_migration_counts_in_the_type_row(self):
+        # A volume from before claims (no allocation), then a claim that
+        # makes the type's row: the migration's allocation adds to it.
+        rows.volume(self.context, project_id=self.project, size=4,
+                    host='worker-1@file#pool', volume_type_id=self.gold)
+        self.gold_volume(size=1)
+        self.assertEqual((1, 1), placement_audit.allocate_volumes(
+            self.context, 50))
+        self.assertEqual((2, 5), self.in_use('volumes_gold',
+                                             'gigabytes_gold'))
+
 
 class TypeQuotaEnforcementTest(TypeQuotaTestCase):
 

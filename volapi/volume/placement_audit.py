@@ -80,6 +80,8 @@ def _allocate(context, model, ident):
         # does not hold this one yet.
         quota.charge(context, CONF, row['project_id'], gigabytes=size,
                      enforce=False)
+        type_quota.charge(context, row['project_id'], row['volume_type_id'],
+                          gigabytes=size, enforce=False)
         try:
             claims.write_allocation(context, ident, host, size,
                                     row['project_id'], row['user_id'], kind)
