@@ -1,0 +1,37 @@
+"""openstacksdk's block_storage proxy against the volume API over HTTP on
+127.0.0.1 (noauth tokens as admin_token): volumes and the quota calls."""
+import openstack
+
+from tests.functional import test_actions_cli
+
+
+class OpenStackSDKTest(test_actions_cli.CinderClientTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.config.set('quota', volumes=10, snapshots=10, gigabytes=1000)
+
+    def connect(self, token):
+        return openstack.connect(
+            auth_type='admin_token',
+            auth={'token': token, 'endpoint': self.endpoint},
+            block_storage_endpoint_override=self.endpoint,
+            block_storage_api_version='3', load_yaml_config=False,
+            load_envvars=False)
+
+    def test_quota_calls(self):
+        admin = self.connect('admin:admin').block_storage
+        tenant = self.connect('user-a:project-a').block_storage
+        self.assertEqual(10, admin.get_quota_set_defaults('project-a').volumes)
+        admin.update_quota_set('project-a', volumes=2)
+        self.assertEqual(2, admin.get_quota_set('project-a').volumes)
+        volume = tenant.create_volume(size=1)
+        tenant.wait_for_status(volume, status='available', wait=30)
+        used = admin.get_quota_set('project-a', usage=True)
+        self.assertEqual((2, 1), (used.volumes, used.usage['volumes']))
+        tenant.create_volume(size=1)
+        error = self.assertRaises(openstack.exceptions.HttpException,
+                                  tenant.create_volume, size=1)
+        self.assertEqual(413, error.status_code)
+        admin.revert_quota_set('project-a')
+        self.assertEqual(10, admin.get_quota_set('project-a').volumes)
