@@ -113,7 +113,7 @@ rabbit_transient_queues_ttl = 60
            driver=DRIVER, db=db_url)
 
 
-class CinderReference:
+class CinderReference(scratch.Service):
     """Cinder's three services on a database of their own; a context
     manager: entering starts them and waits until a volume can be made,
     leaving stops them and removes what they made."""
@@ -133,17 +133,6 @@ class CinderReference:
         self.port = None
         self.url = None
         self.version = None
-
-    def __enter__(self):
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def _bin(self, name):
         return os.path.join(self.venv, 'bin', name)

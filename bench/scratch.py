@@ -95,6 +95,28 @@ def run_logged(argv, log_path, env=None, cwd=None):
             ' '.join(argv), done.returncode, log_path, tail(log_path)))
 
 
+class Service:
+    """A set of servers a bench starts and stops: ``with`` starts it
+    (stopping what did start if the start fails) and stops it."""
+
+    def start(self):
+        raise NotImplementedError
+
+    def stop(self):
+        raise NotImplementedError
+
+    def __enter__(self):
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
 class Processes:
     """Commands run in the background, each in a session of its own (so a
     terminal's Ctrl-C reaches only this script, which then stops them in

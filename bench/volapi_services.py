@@ -47,7 +47,7 @@ rabbit_transient_queues_ttl = 60
            pool_gib=pool_gib)
 
 
-class VolapiServices:
+class VolapiServices(scratch.Service):
 
     def __init__(self, state_dir, pg_url, rabbit_url, keep=False,
                  pool_gib=100000):
@@ -62,17 +62,6 @@ class VolapiServices:
         self.database = scratch.Database(pg_url, 'volapi_bench_%s' % suffix)
         self.processes = scratch.Processes()
         self.url = None
-
-    def __enter__(self):
-        try:
-            self.start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def _command(self, module, *args):
         return [sys.executable, '-m', 'volapi.cmd.%s' % module,

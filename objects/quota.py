@@ -158,7 +158,7 @@ def legacy_gigabytes(project):
                    snapshots.c.deleted == sa.false()).scalar_subquery())
 
 
-def _create_row(context, project_id):
+def create_row(context, project_id):
     """Insert the project's row, counted from the tables and placement;
     a concurrent insert sends the transaction round again."""
     project = sa.bindparam('project', project_id)
@@ -172,27 +172,6 @@ def _create_row(context, project_id):
     except oslo_db_exc.DBDuplicateEntry:
         raise oslo_db_exc.RetryRequest(db_exc.ConcurrentUpdate(
             'quota usage', project_id, 1))
-
-
-def _has_row(context, project_id):
-    with session.reader.connection.using(context) as conn:
-        return conn.execute(sa.select(USAGES.c.project_id).where(
-            USAGES.c.project_id == project_id)).first() is not None
-
-
-@db_api.retry_on_deadlock
-def ensure_row(context, project_id):
-    """Make the project's usage row in a transaction of its own, before the
-    transaction of its first claim: a new project's first creates, many
-    at once, then wait for one short insert instead of each sending its
-    whole claim round again on MySQL's deadlocks between their inserts.
-    (A claim that still finds no row makes it itself: see charge.)"""
-    if project_id is None or _has_row(context, project_id):
-        return
-    try:
-        _create_row(context, project_id)
-    except oslo_db_exc.RetryRequest:
-        pass  # made meanwhile by another request: that is all we wanted
 
 
 def legacy_usage(context, project_id):
@@ -354,7 +333,7 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
             if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
                 # Nothing held yet: the row, once made, counts this.
                 return
-            _create_row(context, project_id)
+            create_row(context, project_id)
         except db_exc.ConditionNotMet as exc:
             raise _over_quota(context, conf, project_id, exc.condition,
                               values) from None

@@ -162,24 +162,39 @@ def _create_row(context, project_id, volume_type_id):
             'volume type quota usage', project_id, 1))
 
 
-def _has_row(context, ident):
+def _present(context, project_id, volume_type_id):
+    """(the project's row exists, the pair's row exists), in one read."""
+    pair = USAGES.c.id == row_id(project_id, volume_type_id) \
+        if volume_type_id is not None else sa.false()
     with session.reader.connection.using(context) as conn:
-        return conn.execute(sa.select(USAGES.c.id).where(
-            USAGES.c.id == ident)).first() is not None
+        return conn.execute(sa.select(
+            sa.exists().where(quota.USAGES.c.project_id == project_id),
+            sa.exists().where(pair))).one()
+
+
+def _insert_once(create, *args):
+    try:
+        create(*args)
+    except oslo_db_exc.RetryRequest:
+        pass  # made meanwhile by another request: that is all we wanted
 
 
 @db_api.retry_on_deadlock
-def ensure_row(context, project_id, volume_type_id):
-    """Make the pair's row in a transaction of its own before the first
-    claim's (see objects.quota.ensure_row: many first creates then wait
-    for one short insert instead of each going round again)."""
-    if project_id is None or volume_type_id is None or \
-            _has_row(context, row_id(project_id, volume_type_id)):
+def ensure_rows(context, project_id, volume_type_id):
+    """Make the project's usage row and the (project, type) row, each in a
+    transaction of its own, before the transaction of the first claim: a
+    new project's first creates, many at once, then wait for one short
+    insert instead of each sending its whole claim round again on MySQL's
+    deadlocks between their inserts. (A claim that still finds no row
+    makes it itself: see objects.quota.charge.) One read when both
+    exist."""
+    if project_id is None:
         return
-    try:
-        _create_row(context, project_id, volume_type_id)
-    except oslo_db_exc.RetryRequest:
-        pass  # made meanwhile by another request: that is all we wanted
+    has_project, has_pair = _present(context, project_id, volume_type_id)
+    if not has_project:
+        _insert_once(quota.create_row, context, project_id)
+    if volume_type_id is not None and not has_pair:
+        _insert_once(_create_row, context, project_id, volume_type_id)
 
 
 def reported_usage(context, project_id, type_ids, from_placement=True):

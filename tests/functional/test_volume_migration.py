@@ -297,6 +297,15 @@ class MigrateTest(MigrationTestCase):
         self.worker.manager._discard_copy(self.context, moved)
         self.assertTrue(os.path.exists(moved.provider_location))
 
+    def test_completion_error_must_be_a_boolean(self):
+        volume = self.available()
+        response = self.app.post_json(
+            '/v3/admin/volumes/%s/action' % volume['id'],
+            {'os-migrate_volume_completion': {
+                'new_volume': volume['id'], 'error': 'maybe'}},
+            headers=ADMIN, status=400)
+        self.assertIn("'maybe'", self.fault(response, 400))
+
     def test_completion_names_the_migration(self):
         volume = self.available()
         response = self.app.post_json(

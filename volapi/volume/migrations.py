@@ -60,13 +60,13 @@ def _claiming_move(name, dest, version, params):
     return build
 
 
-def _start(context, volume_id, name, host, extra_specs, authorize, version,
+def _start(context, volume, name, host, extra_specs, authorize, version,
            **params):
-    """Run transition ``name`` with the claim of a destination, trying the
-    candidates in turn; returns (volume, destination)."""
-    volume = volume_api.get_volume(context, volume_id)
-    if authorize is not None:
-        authorize(volume)
+    """Run transition ``name`` on ``volume`` (as read, to choose the
+    candidates; the transaction reads it again) with the claim of a
+    destination, trying the candidates in turn; returns (volume,
+    destination)."""
+    volume_id = volume.id
     tried = []
     for dest in _destinations(context, volume, host, extra_specs)[
             :CONF.volume.claim_attempts]:
@@ -90,8 +90,10 @@ def migrate(context, volume_id, host=None, force_host_copy=False,
     'maintenance' meanwhile. The data is always copied by the workers
     (``force_host_copy`` asks for nothing more)."""
     volume = volume_api.get_volume(context, volume_id)
+    if authorize is not None:
+        authorize(volume)
     params = {'status': 'maintenance'} if lock_volume else {}
-    volume, dest = _start(context, volume_id, 'migrate', host,
+    volume, dest = _start(context, volume, 'migrate', host,
                           _extra_specs(context, volume.volume_type_id),
                           authorize, version, **params)
     volume_api.worker_client().migrate_volume(context, volume, dest)
@@ -113,7 +115,7 @@ def retype(context, volume, volume_type, migration_policy, version=None,
             "is 'never'." % (volume.id, volume_type.name, volume.host))
     multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume, dest = _start(
-        context, volume.id, 'retype_migrate', None, volume_type.extra_specs,
+        context, volume, 'retype_migrate', None, volume_type.extra_specs,
         authorize, version, new_type_id=volume_type.id,
         changes_multiattach=multiattach != bool(volume.multiattach))
     volume_api.worker_client().migrate_volume(context, volume, dest)

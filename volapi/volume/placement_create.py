@@ -59,8 +59,7 @@ def create(context, volume, extra_specs, insert, source_host=None):
     ``volume.host`` names, volapi.volume.claims) or 'create_no_pool'. Leaves
     ``volume.host`` set, or the volume in 'error'. OverQuota if the
     project's quota refuses it."""
-    quota.ensure_row(context, volume.project_id)
-    type_quota.ensure_row(context, volume.project_id, volume.volume_type_id)
+    type_quota.ensure_rows(context, volume.project_id, volume.volume_type_id)
     if source_host:
         hosts = [source_host]
     else:

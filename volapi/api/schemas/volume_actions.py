@@ -78,7 +78,7 @@ migrate_volume_completion = {
     'type': 'object',
     'properties': {
         'new_volume': types.hex_uuid,
-        'error': {'type': ['string', 'null', 'boolean']},
+        'error': types.optional_boolean,
     },
     'required': ['new_volume'],
     'additionalProperties': False,
