@@ -268,9 +268,9 @@ class Within(cond.Filter):
 
 
 def _within(name):
+    # Only for a count that grows (see _conditions).
     change, limit = _param(name), _limit(name)
-    return sa.or_(change <= 0, limit < 0,
-                  getattr(Usage, name) + change <= limit)
+    return sa.or_(limit < 0, getattr(Usage, name) + change <= limit)
 
 
 def _within_per_volume():
@@ -283,22 +283,28 @@ def _params(values, *names):
 
 
 def _conditions(values):
+    # Only the counts that grow can exceed their limit: the statement
+    # checks those alone (shorter SQL: psycopg caches the parsing of
+    # statements up to 4 KiB only, and the server plans less).
     conditions = [
         Within(name, cond.Sql(('quota_within', name),
                               functools.partial(_within, name),
                               _params(values, name, 'default_' + name)))
-        for name in COUNTED]
-    conditions.append(Within(PER_VOLUME, cond.Sql(
-        ('quota_within', PER_VOLUME), _within_per_volume,
-        _params(values, 'size', 'default_' + PER_VOLUME))))
+        for name in COUNTED if values[name] > 0]
+    if values['size'] > 0:
+        conditions.append(Within(PER_VOLUME, cond.Sql(
+            ('quota_within', PER_VOLUME), _within_per_volume,
+            _params(values, 'size', 'default_' + PER_VOLUME))))
     return conditions
 
 
 def _values(values):
+    # The counts that change (none: the row is only taken, e.g. by a
+    # retype, which moves counts between type rows).
     changes = {name: cond.Sql(('quota_add', name),
                               functools.partial(_added, name),
                               _params(values, name))
-               for name in COUNTED}
+               for name in COUNTED if values[name]}
     changes['updated_at'] = values['now']
     return changes
 
