@@ -240,6 +240,7 @@ def create(context, size=None, name=None, description=None,
     size = _size(size, source and (
         source.volume_size if hold == 'create_from_snapshot'
         else source.size), what)
+    # Apart: a missing default type is made again (a write).
     new_type = _volume_type(context, volume_type,
                             source and source.volume_type_id)
     volume = objects.Volume(
@@ -250,6 +251,15 @@ def create(context, size=None, name=None, description=None,
         source_volid=source_volid, bootable=False,
         multiattach=type_obj.is_multiattach(new_type.extra_specs),
         metadata=metadata or {}, deleted=False)
+    # What the create reads before its transaction, in one read-only
+    # transaction: none of it is trusted by the claim, whose
+    # compare-and-swaps decide (and the source and the type are held again
+    # in the claim's transaction).
+    with session.reader.connection.using(context):
+        plan = placement_create.plan(
+            context, volume, new_type.extra_specs,
+            placement_create.source_host(context, snapshot_id,
+                                         source_volid))
     steps = [lambda ctx: new_type.guard_in_use()]
     if source is not None:
         steps.append(engine.prepare(context, hold, source, version=version,
@@ -264,9 +274,7 @@ def create(context, size=None, name=None, description=None,
                    lambda ctx: claim(ctx, volume),
                    engine.prepare(context, name, volume, version=version))
 
-    placement_create.create(
-        context, volume, new_type.extra_specs, insert,
-        placement_create.source_host(context, snapshot_id, source_volid))
+    placement_create.create(context, volume, insert, plan)
     volume.volume_type = new_type
     if volume.status == 'creating':  # else no pool could hold it
         worker_client().create_volume(context, volume)
