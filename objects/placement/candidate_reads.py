@@ -11,6 +11,7 @@ import collections
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
+from db import library_compat
 from db import models
 
 PROVIDERS = models.ResourceProvider.__table__
@@ -59,9 +60,11 @@ def _values(conn, values, ids=True):
 
 
 def _rows(conn, statement, **params):
-    """All the rows of ``statement``, fetched at once (thousands of rows
-    one by one cost more than the statement)."""
-    return conn.execute(statement, params).all()
+    """All the rows of ``statement`` as plain tuples, fetched at once
+    (thousands of rows one by one, or as Row objects, cost more than the
+    statement). Every column read here is an integer, a float or a
+    string, which the drivers give as SQLAlchemy would."""
+    return library_compat.driver_rows(conn.execute(statement, params))
 
 
 def _providers_with_room(dialect, pairs):
@@ -244,22 +247,21 @@ def _trees(dialect):
 
 
 def trees(conn, root_ids):
-    """({id: row (id, uuid, parent_id, root_id, ...)}, {id: [(class id,
-    capacity, used)]}, {id: set of trait names}): every provider in the
-    trees of ``root_ids``, its inventories and its traits."""
+    """({id: (uuid, parent id, root id)}, {id: [(class id, capacity,
+    used)]}, {id: set of trait names}): every provider in the trees of
+    ``root_ids``, its inventories and its traits."""
     providers, inventories = {}, collections.defaultdict(list)
     traits = collections.defaultdict(set)
     if not root_ids:
         return providers, inventories, traits
-    for row in _rows(conn, _statement(conn, _trees),
-                     ids=_values(conn, root_ids)):
-        provider_id, name, _, root_id, class_id, usable, ratio, allocated = \
-            row
+    for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
+         allocated) in _rows(conn, _statement(conn, _trees),
+                             ids=_values(conn, root_ids)):
         if root_id is None:
             traits[provider_id].add(name)
             continue
         if provider_id not in providers:
-            providers[provider_id] = row
+            providers[provider_id] = (name, parent_id, root_id)
         if class_id is not None:
             inventories[provider_id].append(
                 (class_id, int(usable * ratio), allocated))
