@@ -524,20 +524,25 @@ def _merge(pieces, search, group_policy, same_subtrees):
                 resources += piece.resources
             resources.sort()
             # A provider's class taken by several groups is added up
-            # (sorted, they are next to each other).
-            summed = {}
+            # (sorted, they are next to each other) and must still fit.
+            pairs, amounts = [], []
+            last_provider = last_class = None
             for provider_id, class_id, amount in resources:
-                key = provider_id, class_id
-                summed[key] = summed.get(key, 0) + amount
-            for key, amount in summed.items():
+                if provider_id == last_provider and class_id == last_class:
+                    amounts[-1] += amount
+                else:
+                    pairs += (provider_id, class_id)
+                    amounts.append(amount)
+                    last_provider, last_class = provider_id, class_id
+            for i, amount in enumerate(amounts):
+                key = pairs[2 * i], pairs[2 * i + 1]
                 free = rooms.get(key)
                 if free is None:
                     free = rooms[key] = _room(search.usage[key])
                 if amount > free:
                     break
             else:
-                merged[tuple([v for key in summed for v in key]),
-                       tuple(summed.values()),
+                merged[tuple(pairs), tuple(amounts),
                        tuple([p.providers for p in combo])] = None
     return list(merged)
 
