@@ -267,15 +267,22 @@ class Within(cond.Filter):
         self.resource = resource
 
 
+def at_most(amount, limit):
+    """SQL: ``amount`` <= ``limit``, always true for -1 (no limit; limits
+    are never below -1). ``limit`` appears once: its subqueries are the
+    bulk of the statement, and a statement short enough is parsed once
+    per process by the PostgreSQL driver instead of at every execution."""
+    return sa.func.coalesce(amount <= sa.func.nullif(limit, -1), sa.true())
+
+
 def _within(name):
-    change, limit = _param(name), _limit(name)
-    return sa.or_(change <= 0, limit < 0,
-                  getattr(Usage, name) + change <= limit)
+    change = _param(name)
+    return sa.or_(change <= 0,
+                  at_most(getattr(Usage, name) + change, _limit(name)))
 
 
 def _within_per_volume():
-    size, limit = _param('size'), _limit(PER_VOLUME)
-    return sa.or_(limit < 0, size <= limit)
+    return at_most(_param('size'), _limit(PER_VOLUME))
 
 
 def _params(values, *names):

@@ -282,9 +282,9 @@ def _limit(counted):
 
 
 def _within(counted):
-    change, limit = _param(counted), _limit(counted)
-    return sa.or_(change <= 0, limit < 0,
-                  getattr(Usage, counted) + change <= limit)
+    change = _param(counted)
+    return sa.or_(change <= 0, quota.at_most(
+        getattr(Usage, counted) + change, _limit(counted)))
 
 
 def _conditions(values):
