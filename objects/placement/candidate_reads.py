@@ -225,25 +225,28 @@ def _trees(dialect):
     # One UNION ALL, one round trip: the providers of the trees with their
     # inventories (usable = total - reserved: an integer either way, so the
     # capacity computed from it is the same), then their traits, told
-    # apart by a null root.
-    in_trees = _in(dialect, PROVIDERS.c.root_provider_id, 'ids')
-    null = sa.null()
-    return sa.union_all(sa.select(
+    # apart by a null root. The trees' providers are found once, in a
+    # common table expression both halves read (on PostgreSQL half the
+    # database's CPU of filtering each half by the roots on its own).
+    tree = sa.select(
         PROVIDERS.c.id, PROVIDERS.c.uuid,
         PROVIDERS.c.parent_provider_id.label('parent_id'),
         PROVIDERS.c.root_provider_id.label('root_id'),
+    ).where(_in(dialect, PROVIDERS.c.root_provider_id, 'ids')).cte('tree')
+    null = sa.null()
+    return sa.union_all(sa.select(
+        tree.c.id, tree.c.uuid, tree.c.parent_id, tree.c.root_id,
         INVENTORIES.c.resource_class_id,
         INVENTORIES.c.total - INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-    ).select_from(PROVIDERS.outerjoin(
-        INVENTORIES, INVENTORIES.c.resource_provider_id == PROVIDERS.c.id)
-    ).where(in_trees), sa.select(
+    ).select_from(tree.outerjoin(
+        INVENTORIES, INVENTORIES.c.resource_provider_id == tree.c.id)),
+        sa.select(
         RP_TRAITS.c.resource_provider_id, TRAITS.c.name, null, null, null,
         null, null, null,
     ).select_from(
-        RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
-        .join(PROVIDERS, PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id)
-    ).where(in_trees))
+        tree.join(RP_TRAITS, RP_TRAITS.c.resource_provider_id == tree.c.id)
+        .join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)))
 
 
 def trees(conn, root_ids):
