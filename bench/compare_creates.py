@@ -222,10 +222,11 @@ def main(argv=None):
             cinder_reference.CinderReference(
                 args.state_dir, pg_url, rabbit_url, keep=args.keep) as cinder:
         targets = (('volapi', volapi), ('cinder', cinder))
-        print('volapi %s (volapi-api, volapi-volume, file driver) and Cinder '
-              '%s (cinder-api x%d workers, cinder-scheduler, cinder-volume, '
-              'fake driver); %d CPUs, load %s' % (
-                  volapi.url, cinder.version, cinder.workers, os.cpu_count(),
+        print('volapi %s (volapi-api x%d workers, volapi-volume, file driver) '
+              'and Cinder %s (cinder-api x%d workers, cinder-scheduler, '
+              'cinder-volume, fake driver); %d CPUs, load %s' % (
+                  volapi.url, volapi.workers, cinder.version, cinder.workers,
+                  os.cpu_count(),
                   ' '.join(open('/proc/loadavg').read().split()[:3])))
         for _, service in targets:
             set_quota(service, 'bench', ENOUGH, ENOUGH)

@@ -1,5 +1,5 @@
 """volapi from this working tree deployed as in production for a bench:
-volapi-api and one volapi-volume worker (file driver) as background
+volapi-api (one worker process per core) and one volapi-volume worker (file driver) as background
 processes on 127.0.0.1, a PostgreSQL database of their own and RabbitMQ on
 a topic of their own. A context manager, the counterpart of
 bench/cinder_reference.py's ``CinderReference``: entering starts them and
@@ -20,7 +20,7 @@ POOL = 'bench'
 
 
 def volapi_conf(run_dir, db_url, rabbit_url, host, port, topic,
-                pool_gib):
+                pool_gib, workers):
     return """[DEFAULT]
 host = {host}
 state_path = {run}/state
@@ -30,6 +30,7 @@ volume_topic = {topic}
 [api]
 bind_host = 127.0.0.1
 bind_port = {port}
+workers = {workers}
 
 [database]
 connection = {db}
@@ -44,18 +45,20 @@ file_pools = {pool}:{pool_gib}
 rabbit_transient_queues_ttl = 60
 """.format(host=host, run=run_dir, rabbit=rabbit_url, topic=topic,
            port=port, db=db_url, backend=BACKEND, pool=POOL,
-           pool_gib=pool_gib)
+           pool_gib=pool_gib, workers=workers)
 
 
 class VolapiServices(scratch.Service):
 
     def __init__(self, state_dir, pg_url, rabbit_url, keep=False,
-                 pool_gib=100000):
+                 pool_gib=100000, workers=None):
         suffix = scratch.token()
         self.state_dir = os.path.abspath(state_dir)
         self.rabbit_url = rabbit_url
         self.keep = keep
         self.pool_gib = pool_gib
+        # As many API processes as cores, as Cinder's osapi_volume_workers.
+        self.workers = workers or os.cpu_count()
         self.host = 'volapibench-%s' % suffix
         self.topic = 'volapi-bench-%s' % suffix
         self.run_dir = os.path.join(self.state_dir, 'volapi-run-%s' % suffix)
@@ -75,7 +78,7 @@ class VolapiServices(scratch.Service):
         with open(self.conf, 'w') as f:
             f.write(volapi_conf(self.run_dir, self.database.url('psycopg'),
                                 self.rabbit_url, self.host, port,
-                                self.topic, self.pool_gib))
+                                self.topic, self.pool_gib, self.workers))
         # This tree's code, whatever is installed.
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [REPO] + [p for p in [os.environ.get('PYTHONPATH')] if p]))

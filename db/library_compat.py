@@ -13,6 +13,10 @@ one place; tests/unit/test_db_library_compat.py fails when one changes.
   begins.
 - enginefacade's ``_factory._started``: whether a transaction context has
   made its engine (dispose() must not make one just to dispose of it).
+- A CursorResult's ``cursor``: the driver's rows as the driver made them
+  (tuples), for reads of thousands of rows where making a Row of each
+  costs as much as the driver's own fetch. The statement still runs
+  through Connection.execute (its events and error handling).
 """
 import sqlalchemy
 
@@ -35,3 +39,13 @@ def isolation_value(dialect, level):
 def engine_started(context_manager):
     """Whether an enginefacade transaction context has made its engine."""
     return context_manager._factory._started
+
+
+def driver_rows(result):
+    """Every row of ``result`` (a CursorResult of a SELECT whose columns
+    need no result processing: integers, floats, strings) as the driver's
+    tuples; the result is closed."""
+    try:
+        return result.cursor.fetchall()
+    finally:
+        result.close()

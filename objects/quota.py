@@ -267,15 +267,21 @@ class Within(cond.Filter):
         self.resource = resource
 
 
+def at_most(amount, limit):
+    """SQL: ``amount`` <= ``limit``, always true for -1 (no limit; limits
+    are never below -1). ``limit`` appears once: its subqueries are the
+    bulk of the statement, and a statement short enough is parsed once
+    per process by the PostgreSQL driver instead of at every execution."""
+    return sa.func.coalesce(amount <= sa.func.nullif(limit, -1), sa.true())
+
+
 def _within(name):
     # Only for a count that grows (see _conditions).
-    change, limit = _param(name), _limit(name)
-    return sa.or_(limit < 0, getattr(Usage, name) + change <= limit)
+    return at_most(getattr(Usage, name) + _param(name), _limit(name))
 
 
 def _within_per_volume():
-    size, limit = _param('size'), _limit(PER_VOLUME)
-    return sa.or_(limit < 0, size <= limit)
+    return at_most(_param('size'), _limit(PER_VOLUME))
 
 
 def _params(values, *names):
@@ -284,8 +290,7 @@ def _params(values, *names):
 
 def _conditions(values):
     # Only the counts that grow can exceed their limit: the statement
-    # checks those alone (shorter SQL: psycopg caches the parsing of
-    # statements up to 4 KiB only, and the server plans less).
+    # checks those alone (shorter: the server plans and runs less).
     conditions = [
         Within(name, cond.Sql(('quota_within', name),
                               functools.partial(_within, name),

@@ -288,8 +288,8 @@ def _limit(counted):
 
 def _within(counted):
     # Only for a count that grows (see _conditions).
-    change, limit = _param(counted), _limit(counted)
-    return sa.or_(limit < 0, getattr(Usage, counted) + change <= limit)
+    return quota.at_most(getattr(Usage, counted) + _param(counted),
+                         _limit(counted))
 
 
 def _conditions(values):

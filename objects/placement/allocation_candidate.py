@@ -138,9 +138,8 @@ class Found(typing.NamedTuple):
     ``amounts`` their amounts and ``mapped`` the tuple of each group's
     provider ids (a tuple), groups in the order of ``suffixes``. Flat
     tuples sort as their pairs would, and a thousand requests make fewer
-    objects for the garbage collector to walk. ``providers``: {id: row
-    with ``uuid``, ``parent_id`` and
-    ``root_id``} of every provider named; ``summarised``: the ids of the
+    objects for the garbage collector to walk. ``providers``: {id: (uuid,
+    parent id, root id)} of every provider named; ``summarised``: the ids of the
     providers to summarise; ``inventories``: {provider id: [(class id,
     capacity, used)]}; ``traits``: {provider id: set of names};
     ``class_names``: {class id: name}.
@@ -154,7 +153,7 @@ class Found(typing.NamedTuple):
     class_names: dict
 
     def candidates(self):
-        uuids = {p: row.uuid for p, row in self.providers.items()}
+        uuids = {p: uuid for p, (uuid, _, _) in self.providers.items()}
         names = self.class_names
         requests = []
         for pairs, amounts, mapped in self.requests:
@@ -168,14 +167,14 @@ class Found(typing.NamedTuple):
                 for suffix, providers in zip(self.suffixes, mapped)}))
         summaries = {}
         for provider_id in self.summarised:
-            row = self.providers[provider_id]
-            summaries[row.uuid] = ProviderSummary(
+            uuid, parent_id, root_id = self.providers[provider_id]
+            summaries[uuid] = ProviderSummary(
                 {names[c]: {'capacity': capacity, 'used': used}
                  for c, capacity, used in self.inventories.get(
                      provider_id, ()) if c in names},
                 sorted(self.traits.get(provider_id, ())),
-                uuids[row.parent_id] if row.parent_id is not None else None,
-                uuids[row.root_id])
+                uuids[parent_id] if parent_id is not None else None,
+                uuids[root_id])
         return Candidates(requests, summaries)
 
 
@@ -230,8 +229,8 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
         search.read_trees(used_trees | {root_of[p] for p in named})
         # Before 1.29: only the providers the requests use (before the
         # limit) are summarised.
-        summarised = [p for p, row in search.providers.items()
-                      if row.root_id in used_trees
+        summarised = [p for p, (_, _, root_id) in search.providers.items()
+                      if root_id in used_trees
                       and (used is None or p in used)]
         names = rc_obj.names_from_ids(context, {
             c for p in summarised for c, _, _ in search.inventories.get(
@@ -282,7 +281,8 @@ class _Search:
         self.traits = {}
 
     def read_trees(self, root_ids):
-        missing = set(root_ids) - {p.root_id for p in self.providers.values()}
+        missing = set(root_ids) - {
+            root_id for _, _, root_id in self.providers.values()}
         if missing:
             providers, inventories, traits = reads.trees(self.conn, missing)
             self.providers.update(providers)
@@ -524,20 +524,25 @@ def _merge(pieces, search, group_policy, same_subtrees):
                 resources += piece.resources
             resources.sort()
             # A provider's class taken by several groups is added up
-            # (sorted, they are next to each other).
-            summed = {}
+            # (sorted, they are next to each other) and must still fit.
+            pairs, amounts = [], []
+            last_provider = last_class = None
             for provider_id, class_id, amount in resources:
-                key = provider_id, class_id
-                summed[key] = summed.get(key, 0) + amount
-            for key, amount in summed.items():
+                if provider_id == last_provider and class_id == last_class:
+                    amounts[-1] += amount
+                else:
+                    pairs += (provider_id, class_id)
+                    amounts.append(amount)
+                    last_provider, last_class = provider_id, class_id
+            for i, amount in enumerate(amounts):
+                key = pairs[2 * i], pairs[2 * i + 1]
                 free = rooms.get(key)
                 if free is None:
                     free = rooms[key] = _room(search.usage[key])
                 if amount > free:
                     break
             else:
-                merged[tuple([v for key in summed for v in key]),
-                       tuple(summed.values()),
+                merged[tuple(pairs), tuple(amounts),
                        tuple([p.providers for p in combo])] = None
     return list(merged)
 
@@ -558,7 +563,7 @@ def _same_subtree(provider_ids, search):
         line = set()
         while provider_id is not None:
             line.add(provider_id)
-            provider_id = search.providers[provider_id].parent_id
+            provider_id = search.providers[provider_id][1]
         common = line if common is None else common & line
     return bool(common & provider_ids)
 

@@ -11,6 +11,7 @@ import collections
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
+from db import library_compat
 from db import models
 
 PROVIDERS = models.ResourceProvider.__table__
@@ -59,9 +60,11 @@ def _values(conn, values, ids=True):
 
 
 def _rows(conn, statement, **params):
-    """All the rows of ``statement``, fetched at once (thousands of rows
-    one by one cost more than the statement)."""
-    return conn.execute(statement, params).all()
+    """All the rows of ``statement`` as plain tuples, fetched at once
+    (thousands of rows one by one, or as Row objects, cost more than the
+    statement). Every column read here is an integer, a float or a
+    string, which the drivers give as SQLAlchemy would."""
+    return library_compat.driver_rows(conn.execute(statement, params))
 
 
 def _providers_with_room(dialect, pairs):
@@ -222,44 +225,46 @@ def _trees(dialect):
     # One UNION ALL, one round trip: the providers of the trees with their
     # inventories (usable = total - reserved: an integer either way, so the
     # capacity computed from it is the same), then their traits, told
-    # apart by a null root.
-    in_trees = _in(dialect, PROVIDERS.c.root_provider_id, 'ids')
-    null = sa.null()
-    return sa.union_all(sa.select(
+    # apart by a null root. The trees' providers are found once, in a
+    # common table expression both halves read (on PostgreSQL half the
+    # database's CPU of filtering each half by the roots on its own).
+    tree = sa.select(
         PROVIDERS.c.id, PROVIDERS.c.uuid,
         PROVIDERS.c.parent_provider_id.label('parent_id'),
         PROVIDERS.c.root_provider_id.label('root_id'),
+    ).where(_in(dialect, PROVIDERS.c.root_provider_id, 'ids')).cte('tree')
+    null = sa.null()
+    return sa.union_all(sa.select(
+        tree.c.id, tree.c.uuid, tree.c.parent_id, tree.c.root_id,
         INVENTORIES.c.resource_class_id,
         INVENTORIES.c.total - INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-    ).select_from(PROVIDERS.outerjoin(
-        INVENTORIES, INVENTORIES.c.resource_provider_id == PROVIDERS.c.id)
-    ).where(in_trees), sa.select(
+    ).select_from(tree.outerjoin(
+        INVENTORIES, INVENTORIES.c.resource_provider_id == tree.c.id)),
+        sa.select(
         RP_TRAITS.c.resource_provider_id, TRAITS.c.name, null, null, null,
         null, null, null,
     ).select_from(
-        RP_TRAITS.join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)
-        .join(PROVIDERS, PROVIDERS.c.id == RP_TRAITS.c.resource_provider_id)
-    ).where(in_trees))
+        tree.join(RP_TRAITS, RP_TRAITS.c.resource_provider_id == tree.c.id)
+        .join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)))
 
 
 def trees(conn, root_ids):
-    """({id: row (id, uuid, parent_id, root_id, ...)}, {id: [(class id,
-    capacity, used)]}, {id: set of trait names}): every provider in the
-    trees of ``root_ids``, its inventories and its traits."""
+    """({id: (uuid, parent id, root id)}, {id: [(class id, capacity,
+    used)]}, {id: set of trait names}): every provider in the trees of
+    ``root_ids``, its inventories and its traits."""
     providers, inventories = {}, collections.defaultdict(list)
     traits = collections.defaultdict(set)
     if not root_ids:
         return providers, inventories, traits
-    for row in _rows(conn, _statement(conn, _trees),
-                     ids=_values(conn, root_ids)):
-        provider_id, name, _, root_id, class_id, usable, ratio, allocated = \
-            row
+    for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
+         allocated) in _rows(conn, _statement(conn, _trees),
+                             ids=_values(conn, root_ids)):
         if root_id is None:
             traits[provider_id].add(name)
             continue
         if provider_id not in providers:
-            providers[provider_id] = row
+            providers[provider_id] = (name, parent_id, root_id)
         if class_id is not None:
             inventories[provider_id].append(
                 (class_id, int(usable * ratio), allocated))

@@ -104,9 +104,14 @@ class PlacementDatabaseOutageTest(ThroughProxy,
             'PUT', '/resource_providers/%s/inventories' % kept,
             {'resource_provider_generation': 0,
              'inventories': {'DISK_GB': {'total': 10}}}))
+        self.assertUnavailable(self.request(
+            'GET', '/allocation_candidates?resources=DISK_GB:1'))
         self.proxy.restore()
         providers = self.get('/resource_providers').json['resource_providers']
         self.assertEqual(['kept'], [p['name'] for p in providers])
+        self.assertEqual([], self.get(
+            '/allocation_candidates?resources=DISK_GB:1').json[
+                'allocation_requests'])
         self.assertEqual({}, self.get(
             '/resource_providers/%s/inventories' % kept).json['inventories'])
 

@@ -44,3 +44,23 @@ class LibraryCompatTest(base.TestCase):
         manager.writer.get_engine()
         self.assertTrue(library_compat.engine_started(manager))
         manager.writer.get_engine().dispose()
+
+
+class DriverRowsTest(base.DatabaseTestCase):
+    """library_compat.driver_rows gives what SQLAlchemy's rows hold, on
+    the backend under test."""
+
+    def test_driver_rows_are_the_rows_as_tuples(self):
+        from db import session
+        query = sqlalchemy.select(
+            sqlalchemy.literal(7, sqlalchemy.Integer),
+            sqlalchemy.literal(1.5, sqlalchemy.Float),
+            sqlalchemy.literal('a-b', sqlalchemy.String(36)))
+        with session.get_engine().connect() as conn:
+            expected = [tuple(row) for row in conn.execute(query).all()]
+            result = conn.execute(query)
+            rows = library_compat.driver_rows(result)
+        self.assertEqual([(7, 1.5, 'a-b')], expected)
+        self.assertEqual(expected, [tuple(row) for row in rows])
+        self.assertEqual([int, float, str], [type(v) for v in rows[0]])
+        self.assertTrue(result.closed)

@@ -11,6 +11,11 @@ api_opts = [
     cfg.PortOpt('bind_port', default=8776,
                 help='The port volapi-api and volapi-all serve HTTP on '
                      '(Cinder\'s 8776; placement is under /placement).'),
+    cfg.IntOpt('workers', default=1, min=1,
+               help='Processes volapi-api serves HTTP with (Cinder\'s '
+                    'osapi_volume_workers). One process runs Python on one '
+                    'core at a time: set it to the number of cores the '
+                    'API may use. volapi-all always runs one.'),
     cfg.StrOpt('auth_strategy', default='noauth',
                choices=[('noauth', "Cinder's noauth: the token is "
                          "'user:project'; user 'admin' or role 'admin' "

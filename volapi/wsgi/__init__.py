@@ -79,6 +79,13 @@ class ThreadedWSGIServer(socketserver.ThreadingMixIn,
     block_on_close = True
     allow_reuse_address = True
 
+    def get_request(self):
+        request, address = super().get_request()
+        # The listening socket is non-blocking when several processes
+        # share it (volapi.wsgi.workers); a connection never is.
+        request.setblocking(True)
+        return request, address
+
 
 class CannotListen(Exception):
     """The address to serve on cannot be had (taken, not local, ...)."""

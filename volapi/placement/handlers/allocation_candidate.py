@@ -71,7 +71,7 @@ def body(found, version, groups):
     requests would otherwise be a dict tree built only to be encoded)."""
     providers = found.providers
     uuids = dict(zip(providers, _json_strings(
-        row.uuid for row in providers.values())))
+        uuid for uuid, _, _ in providers.values())))
     uuids[None] = 'null'
     names = found.class_names
     classes = dict(zip(names, _json_strings(names.values())))
@@ -103,7 +103,8 @@ def _requests(found, version, uuids, classes):
             '%s: [%%s]' % _literal(name)
             for name in _json_strings(found.suffixes))
     template += '}'
-    order = {p: row.uuid for p, row in found.providers.items()}.__getitem__
+    order = {p: uuid for p, (uuid, _, _) in found.providers.items()
+             }.__getitem__
     amounts_text = {}
     mapped_text = {}
     for pairs, amounts, mapped in found.requests:
@@ -159,7 +160,7 @@ def _summaries(found, version, uuids, inventory):
         if with_traits:
             values.append(traits.get(provider_id, ''))
         if with_tree:
-            row = providers[provider_id]
-            values.append(uuids[row.parent_id])
-            values.append(uuids[row.root_id])
+            _, parent_id, root_id = providers[provider_id]
+            values.append(uuids[parent_id])
+            values.append(uuids[root_id])
         yield template % tuple(values)
