@@ -240,7 +240,7 @@ _FINISH = _WORKERS.delete().where(
 _FINISH_HELD = _FINISH.where(
     _WORKERS.c.service_id == sa.bindparam('service_id'),
     _WORKERS.c.cleaning == sa.false())
-# A holder without a services row (tests' managers).
+# A holder with no services row (service_id NULL), as still_held allows.
 _FINISH_UNHELD = _FINISH.where(_WORKERS.c.service_id.is_(None),
                                _WORKERS.c.cleaning == sa.false())
 
