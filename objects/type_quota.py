@@ -282,17 +282,19 @@ def _limit(counted):
 
 
 def _within(counted):
-    change = _param(counted)
-    return sa.or_(change <= 0, quota.at_most(
-        getattr(Usage, counted) + change, _limit(counted)))
+    # Only for a count that grows (see _conditions).
+    return quota.at_most(getattr(Usage, counted) + _param(counted),
+                         _limit(counted))
 
 
 def _conditions(values):
+    # Only the counts that grow can exceed their limit (see
+    # objects.quota._conditions).
     return [quota.Within(counted, cond.Sql(
         ('type_quota_within', counted), functools.partial(_within, counted),
         {'tquota_' + counted: values[counted],
          'tquota_prefix_' + counted: counted + '_'}))
-        for counted in COUNTED]
+        for counted in COUNTED if values[counted] > 0]
 
 
 def _added(counted):
@@ -303,7 +305,7 @@ def _values(values):
     changes = {counted: cond.Sql(('type_quota_add', counted),
                                  functools.partial(_added, counted),
                                  {'tquota_' + counted: values[counted]})
-               for counted in COUNTED}
+               for counted in COUNTED if values[counted]}
     changes['updated_at'] = timeutils.utcnow()
     return changes
 
