@@ -17,7 +17,9 @@ never taken in a different order. A row is made on first use, counted
 from the tables and placement; its id is derived from the pair, so two
 first claims of one pair collide on it and one is sent round again.
 """
+import collections
 import functools
+import threading
 import uuid
 
 import sqlalchemy as sa
@@ -164,8 +166,9 @@ def _create_row(context, project_id, volume_type_id):
 
 def rows_present(context, project_id, volume_type_id):
     """(the project's row exists, the pair's row exists), in one read;
-    (True, True) for no project (nothing to make)."""
-    if project_id is None:
+    (True, True) for no project (nothing to make) and for a pair this
+    process has seen (see _Seen), without reading."""
+    if project_id is None or (project_id, volume_type_id) in _seen:
         return True, True
     pair = USAGES.c.id == row_id(project_id, volume_type_id) \
         if volume_type_id is not None else sa.false()
@@ -182,6 +185,39 @@ def _insert_once(create, *args):
         pass  # made meanwhile by another request: that is all we wanted
 
 
+class _Seen:
+    """A bounded set of the (project, type) pairs whose rows this process
+    has seen exist. Usage rows are never deleted, so a pair seen needs no
+    further read; were one gone anyway, the claim would make it."""
+
+    def __init__(self, size):
+        self._pairs = collections.OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def __contains__(self, pair):
+        return pair in self._pairs
+
+    def add(self, pair):
+        with self._lock:
+            self._pairs[pair] = True
+            while len(self._pairs) > self._size:
+                self._pairs.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._pairs.clear()
+
+
+_seen = _Seen(10000)
+
+
+def forget_seen():
+    """Forget which usage rows were seen (a database emptied, as between
+    tests)."""
+    _seen.clear()
+
+
 @db_api.retry_on_deadlock
 def ensure_rows(context, project_id, volume_type_id, present=None):
     """Make the project's usage row and the (project, type) row, each in a
@@ -190,9 +226,10 @@ def ensure_rows(context, project_id, volume_type_id, present=None):
     insert instead of each sending its whole claim round again on MySQL's
     deadlocks between their inserts. (A claim that still finds no row
     makes it itself: see objects.quota.charge.) One read when both
-    exist; none if the caller read them already (``present``, what
-    :func:`rows_present` said, e.g. in a transaction of other reads)."""
-    if project_id is None:
+    exist, none once this process has seen them or if the caller read
+    them already (``present``, what :func:`rows_present` said, e.g. in a
+    transaction of other reads)."""
+    if project_id is None or (project_id, volume_type_id) in _seen:
         return
     has_project, has_pair = present or rows_present(
         context, project_id, volume_type_id)
@@ -200,6 +237,7 @@ def ensure_rows(context, project_id, volume_type_id, present=None):
         _insert_once(quota.create_row, context, project_id)
     if volume_type_id is not None and not has_pair:
         _insert_once(_create_row, context, project_id, volume_type_id)
+    _seen.add((project_id, volume_type_id))
 
 
 def reported_usage(context, project_id, type_ids, from_placement=True):
