@@ -125,7 +125,8 @@ def _tune_postgresql(engine):
 def read_committed(conn):
     """Run the transaction ``conn`` (a writer connection) is in at READ
     COMMITTED, on PostgreSQL, if it has sent no statement yet. Returns
-    whether it did; elsewhere, or once a statement has run, the
+    whether the transaction runs at READ COMMITTED (set now, or by an
+    earlier call in it); elsewhere, or once a statement has run, the
     transaction keeps its isolation.
 
     For a writer that takes the row locks its compare-and-swaps depend on
@@ -138,6 +139,9 @@ def read_committed(conn):
     if conn.dialect.name != 'postgresql':
         return False
     pooled = conn.connection
+    if pooled.info.get(_READ_COMMITTED):
+        # Set for this transaction already: it has kept it since.
+        return True
     try:
         # The attribute, in both drivers, is sent with the BEGIN of the
         # next statement and refused inside a transaction (psycopg2's

@@ -73,6 +73,22 @@ class ClaimRaceTest(api_fixtures.APITestCase):
                     'messages']
             self.assertEqual(22, len(messages))
 
+    def test_creates_of_many_projects_fill_the_pool_exactly(self):
+        # No project's usage row serialises these claims: only the pool's.
+        self.config.set('quota', volumes=-1, gigabytes=-1)
+        for round_ in range(ROUNDS):
+            pool = 'tight' if round_ == 0 else 'round%d' % round_
+            self.config.set('volume', file_pools=['%s:10' % pool])
+            self.pools.reporter.report()
+            projects = [api_fixtures.caller('race-%d-%d' % (round_, i))
+                        for i in range(CLIENTS)]
+            statuses = concurrently(lambda i: self.post(
+                projects[i], 202).json['volume']['status'])
+            self.assertEqual({'creating': 10, 'error': 22},
+                             {s: statuses.count(s) for s in set(statuses)})
+            self.assertEqual(10, invariant.disk_gb(
+                self.context, self.pools.host_of(pool)).allocated)
+
     def test_creates_stop_at_the_volumes_quota(self):
         self.config.set('volume', file_pools=['tight:100'])
         self.pools.reporter.report()
