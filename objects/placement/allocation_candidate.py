@@ -404,7 +404,7 @@ class _Search:
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
-            resources = tuple((provider_id, c, a) for c, a in classes)
+            resources = tuple([(provider_id, c, a) for c, a in classes])
             own = (provider_id,)
             if anchors is None or root_id in anchors:
                 pieces.append(_Piece(root_id, resources, own, True))
@@ -455,6 +455,19 @@ class _Search:
         classes = sorted(by_class)
         wanted = [amounts[c] for c in classes]
         pieces = []
+        if len(classes) == 1:
+            # One class: a piece per provider (no product to take).
+            class_id, amount = classes[0], wanted[0]
+            for root_id, (choice,) in per_tree.items():
+                for provider_id in sorted(choice):
+                    own = (provider_id,)
+                    if (required or forbidden) and not self._has_traits(
+                            own, required, forbidden):
+                        continue
+                    pieces.append(_Piece(root_id,
+                                         ((provider_id, class_id, amount),),
+                                         own, False))
+            return pieces
         for root_id, choices in per_tree.items():
             for providers in itertools.product(*map(sorted, choices)):
                 distinct = tuple(sorted(set(providers)))
