@@ -276,9 +276,8 @@ def at_most(amount, limit):
 
 
 def _within(name):
-    change = _param(name)
-    return sa.or_(change <= 0,
-                  at_most(getattr(Usage, name) + change, _limit(name)))
+    # Only for a count that grows (see _conditions).
+    return at_most(getattr(Usage, name) + _param(name), _limit(name))
 
 
 def _within_per_volume():
@@ -290,22 +289,28 @@ def _params(values, *names):
 
 
 def _conditions(values):
+    # Only the counts that grow can exceed their limit: the statement
+    # checks those alone (shorter SQL: psycopg caches the parsing of
+    # statements up to 4 KiB only, and the server plans less).
     conditions = [
         Within(name, cond.Sql(('quota_within', name),
                               functools.partial(_within, name),
                               _params(values, name, 'default_' + name)))
-        for name in COUNTED]
-    conditions.append(Within(PER_VOLUME, cond.Sql(
-        ('quota_within', PER_VOLUME), _within_per_volume,
-        _params(values, 'size', 'default_' + PER_VOLUME))))
+        for name in COUNTED if values[name] > 0]
+    if values['size'] > 0:
+        conditions.append(Within(PER_VOLUME, cond.Sql(
+            ('quota_within', PER_VOLUME), _within_per_volume,
+            _params(values, 'size', 'default_' + PER_VOLUME))))
     return conditions
 
 
 def _values(values):
+    # The counts that change (none: the row is only taken, e.g. by a
+    # retype, which moves counts between type rows).
     changes = {name: cond.Sql(('quota_add', name),
                               functools.partial(_added, name),
                               _params(values, name))
-               for name in COUNTED}
+               for name in COUNTED if values[name]}
     changes['updated_at'] = values['now']
     return changes
 

@@ -17,7 +17,9 @@ never taken in a different order. A row is made on first use, counted
 from the tables and placement; its id is derived from the pair, so two
 first claims of one pair collide on it and one is sent round again.
 """
+import collections
 import functools
+import threading
 import uuid
 
 import sqlalchemy as sa
@@ -179,6 +181,39 @@ def _insert_once(create, *args):
         pass  # made meanwhile by another request: that is all we wanted
 
 
+class _Seen:
+    """A bounded set of the (project, type) pairs whose rows this process
+    has seen exist. Usage rows are never deleted, so a pair seen needs no
+    further read; were one gone anyway, the claim would make it."""
+
+    def __init__(self, size):
+        self._pairs = collections.OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def __contains__(self, pair):
+        return pair in self._pairs
+
+    def add(self, pair):
+        with self._lock:
+            self._pairs[pair] = True
+            while len(self._pairs) > self._size:
+                self._pairs.popitem(last=False)
+
+    def clear(self):
+        with self._lock:
+            self._pairs.clear()
+
+
+_seen = _Seen(10000)
+
+
+def forget_seen():
+    """Forget which usage rows were seen (a database emptied, as between
+    tests)."""
+    _seen.clear()
+
+
 @db_api.retry_on_deadlock
 def ensure_rows(context, project_id, volume_type_id):
     """Make the project's usage row and the (project, type) row, each in a
@@ -187,14 +222,15 @@ def ensure_rows(context, project_id, volume_type_id):
     insert instead of each sending its whole claim round again on MySQL's
     deadlocks between their inserts. (A claim that still finds no row
     makes it itself: see objects.quota.charge.) One read when both
-    exist."""
-    if project_id is None:
+    exist, none once this process has seen them."""
+    if project_id is None or (project_id, volume_type_id) in _seen:
         return
     has_project, has_pair = _present(context, project_id, volume_type_id)
     if not has_project:
         _insert_once(quota.create_row, context, project_id)
     if volume_type_id is not None and not has_pair:
         _insert_once(_create_row, context, project_id, volume_type_id)
+    _seen.add((project_id, volume_type_id))
 
 
 def reported_usage(context, project_id, type_ids, from_placement=True):
@@ -282,17 +318,19 @@ def _limit(counted):
 
 
 def _within(counted):
-    change = _param(counted)
-    return sa.or_(change <= 0, quota.at_most(
-        getattr(Usage, counted) + change, _limit(counted)))
+    # Only for a count that grows (see _conditions).
+    return quota.at_most(getattr(Usage, counted) + _param(counted),
+                         _limit(counted))
 
 
 def _conditions(values):
+    # Only the counts that grow can exceed their limit (see
+    # objects.quota._conditions).
     return [quota.Within(counted, cond.Sql(
         ('type_quota_within', counted), functools.partial(_within, counted),
         {'tquota_' + counted: values[counted],
          'tquota_prefix_' + counted: counted + '_'}))
-        for counted in COUNTED]
+        for counted in COUNTED if values[counted] > 0]
 
 
 def _added(counted):
@@ -303,7 +341,7 @@ def _values(values):
     changes = {counted: cond.Sql(('type_quota_add', counted),
                                  functools.partial(_added, counted),
                                  {'tquota_' + counted: values[counted]})
-               for counted in COUNTED}
+               for counted in COUNTED if values[counted]}
     changes['updated_at'] = timeutils.utcnow()
     return changes
 

@@ -46,25 +46,32 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     }, **base.TIMESTAMP_FIELDS)
 
     @classmethod
-    def track(cls, context, resource, resource_id, status, arguments=None):
+    def track(cls, context, resource, resource_id, status, arguments=None,
+              new=False):
         """Inside the transaction that moves ``resource`` ('volume',
         'snapshot') into the transient ``status``: upsert its row, unclaimed
         (a worker claims it), not being cleaned, with the operation's
         ``arguments`` (a dict, kept so the operation can be re-driven). The
-        caller's compare-and-swap holds the resource's row, so no one else upserts
-        this one concurrently."""
+        caller's compare-and-swap holds the resource's row, so no one else
+        upserts this one concurrently. ``new``: the transaction inserts the
+        resource, which has no row yet: a plain insert (which a row left
+        with the same key would make fail, not silently reuse)."""
         now = timeutils.utcnow()
+        key = {'resource_type': RESOURCE_TYPES[resource],
+               'resource_id': resource_id}
+        values = {'status': status, 'service_id': None, 'cleaning': False,
+                  'arguments': (jsonutils.dumps(arguments) if arguments
+                                else None),
+                  'updated_at': now}
+        on_insert = {'race_preventer': 0, 'created_at': now}
         with session.writer.connection.using(context) as conn:
-            writes.upsert(
-                conn, cls.model.__table__,
-                {'resource_type': RESOURCE_TYPES[resource],
-                 'resource_id': resource_id},
-                {'status': status, 'service_id': None, 'cleaning': False,
-                 'arguments': (jsonutils.dumps(arguments) if arguments
-                               else None),
-                 'updated_at': now},
-                on_insert={'race_preventer': 0, 'created_at': now},
-                increment=('race_preventer',))
+            if new:
+                row = dict(key, **values, **on_insert)
+                conn.execute(writes.insert_statement(
+                    cls.model.__table__, tuple(row)), row)
+                return
+            writes.upsert(conn, cls.model.__table__, key, values,
+                          on_insert=on_insert, increment=('race_preventer',))
 
     @classmethod
     def finish(cls, context, resource, resource_id):

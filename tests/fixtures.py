@@ -176,7 +176,9 @@ class Database(fixtures.Fixture):
         self.backend = backend_name()
         empty_tables()
         from objects import quota
+        from objects import type_quota
         quota.forget_migrated()
+        type_quota.forget_seen()
         self.engine = session.get_engine()
 
 

@@ -1,5 +1,6 @@
 """volapi-api with [api] workers = 2: two processes serve one port, a
-dead one is replaced, SIGTERM stops them all.
+dead one is replaced, SIGTERM stops them all, and so does the parent's
+death.
 
 Real processes (volapi.cmd.api) on this lane's database; each request on a
 new connection (the server speaks HTTP/1.0), so the kernel hands each one
@@ -91,6 +92,13 @@ class ApiWorkersTest(base.DatabaseTestCase):
         # Only the replacement is left to answer.
         self.assertEqual(200, self.get())
         self.assertIn(replacement.pid, self.served_by())
+
+    def test_processes_stop_when_the_parent_is_killed(self):
+        children = self._children()
+        self.api.process.kill()
+        self.api.process.wait()
+        gone, alive = psutil.wait_procs(children, timeout=30)
+        self.assertEqual([], alive)
 
     def test_sigterm_stops_every_process(self):
         children = self._children()

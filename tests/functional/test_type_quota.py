@@ -1,6 +1,8 @@
 """Cinder's per-volume-type quotas (volumes_<type>, snapshots_<type>,
 gigabytes_<type>): set and shown through the quota API, enforced by the
 claims in their transactions, counted per project and type."""
+import sqlalchemy as sa
+
 import objects
 from db import models
 from db import session
@@ -260,3 +262,43 @@ class TypeQuotaRaceTest(TypeQuotaTestCase):
                                  headers=owner).json['quota_set']
             self.assertEqual((5, 5 + bool(round_)), (
                 usage['volumes_gold']['in_use'], usage['volumes']['in_use']))
+
+
+class EnsureRowsTest(TypeQuotaTestCase):
+
+    def statements_of(self, fn):
+        seen = []
+
+        def record(conn, cursor, statement, *args):
+            seen.append(statement)
+
+        engine = session.get_engine()
+        sa.event.listen(engine, 'before_cursor_execute', record)
+        try:
+            fn()
+        finally:
+            sa.event.remove(engine, 'before_cursor_execute', record)
+        return seen
+
+    def test_rows_made_once_then_never_read_again(self):
+        def ensure():
+            type_quota.ensure_rows(self.context, 'fresh-project', self.gold)
+
+        self.assertNotEqual([], self.statements_of(ensure))
+        self.assertEqual([], type_quota.drift(self.context))
+        with session.reader.connection.using(self.context) as conn:
+            self.assertEqual(1, conn.execute(
+                sa.select(sa.func.count()).select_from(
+                    type_quota.USAGES).where(
+                    type_quota.USAGES.c.project_id == 'fresh-project')
+            ).scalar())
+        # Usage rows are never deleted: the pair needs no second read.
+        self.assertEqual([], self.statements_of(ensure))
+
+    def test_a_claim_makes_a_row_gone_since_it_was_seen(self):
+        self.gold_volume()
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(type_quota.USAGES.delete())
+            conn.execute(models.QuotaUsage.__table__.delete())
+        self.gold_volume()
+        self.assertEqual((2, 2), self.in_use('volumes', 'volumes_gold'))

@@ -137,12 +137,12 @@ def _one(name, **params):
 
 def get_volume_details(context, volume_id, authorize=None):
     """(volume, its attachments), with its metadata and type, read in one
-    transaction."""
+    transaction: one statement, two if the volume is attached."""
     with session.reader.connection.using(context):
-        volume = get_volume(context, volume_id)
+        volume = volume_list.get_detailed(context, volume_id)
         if authorize is not None:
             authorize(volume)
-        attachments = volume_list.load_details(context, [volume])
+        attachments = volume_list.load_attachments(context, [volume])
         return volume, attachments.get(volume.id, ())
 
 

@@ -296,6 +296,15 @@ AFTER_TRANSITION = {
 }
 
 
+# Transitions whose transaction may run at READ COMMITTED from its first
+# statement (PostgreSQL): their compare-and-swaps test only their own rows'
+# columns, which a waiting UPDATE re-checks on the row it finally gets, and
+# their releases are relative UPDATEs that are never refused. Concurrent
+# deletes on one pool then queue on its inventory row instead of failing
+# with serialization errors, starting over, and running out of retries.
+READ_COMMITTED = frozenset(['delete_done', 'snapshot_delete_done'])
+
+
 def after_transition(context, name, obj, values):
     fn = AFTER_TRANSITION.get(name)
     if fn is not None:

@@ -32,7 +32,9 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
+from volapi.volume import claims
 from volapi.volume import cluster
+from volapi.volume import placement_create
 from volapi.volume import pools
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
@@ -142,8 +144,10 @@ class VolumeManager:
                                              self.service.service_id):
                 raise OperationLost()
 
+        first = [placement_create.read_committed] \
+            if name in claims.READ_COMMITTED else []
         try:
-            engine.run(context, still_ours,
+            engine.run(context, *first, still_ours,
                        engine.prepare(context, name, resource, **values))
         except OperationLost:
             LOG.warning('%s of %s not applied: the operation was taken over '

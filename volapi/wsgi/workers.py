@@ -27,6 +27,7 @@ LOG = logging.getLogger(__name__)
 
 RESPAWN_PAUSE = 1.0  # seconds between two replacements of a dead child
 STOP_TIMEOUT = 60.0  # seconds the children get to finish, then SIGKILL
+ORPHAN_CHECK = 1.0  # seconds between a child's checks that its parent lives
 
 
 def serve(server, build_app, workers):
@@ -51,15 +52,22 @@ def serve(server, build_app, workers):
     return 0
 
 
-def _serve_here(server, build_app, stopping):
+def _serve_here(server, build_app, stopping, parent=None):
     server.set_app(build_app())
     serving = wsgi.Serving(server).start()
-    stopping.wait()
+    if parent is None:
+        stopping.wait()
+    else:
+        # A parent gone without passing SIGTERM on (SIGKILL) leaves no one
+        # to supervise or stop this process: it stops too.
+        while not stopping.wait(ORPHAN_CHECK) and os.getppid() == parent:
+            pass
     serving.stop()
     return 0
 
 
 def _spawn(server, build_app):
+    parent = os.getpid()
     pid = os.fork()
     if pid:
         LOG.info('API worker process %d started', pid)
@@ -68,7 +76,7 @@ def _spawn(server, build_app):
     try:
         # Handlers of its own: the parent's set the parent's event.
         status = _serve_here(server, build_app,
-                             process.termination_requested())
+                             process.termination_requested(), parent)
     except BaseException:
         LOG.exception('API worker process %d failed', os.getpid())
     finally:

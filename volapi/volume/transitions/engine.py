@@ -173,7 +173,7 @@ class Step:
         if t.workers_row == 'track':
             worker_obj.Worker.track(context, t.resource, self.obj.id,
                                     t.workers_status or self.values['status'],
-                                    self.arguments)
+                                    self.arguments, new=t.creates)
         elif t.workers_row == 'finish':
             worker_obj.Worker.finish(context, t.resource, self.obj.id)
         return True
