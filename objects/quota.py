@@ -290,8 +290,7 @@ def _params(values, *names):
 
 def _conditions(values):
     # Only the counts that grow can exceed their limit: the statement
-    # checks those alone (shorter SQL: psycopg caches the parsing of
-    # statements up to 4 KiB only, and the server plans less).
+    # checks those alone (shorter: the server plans and runs less).
     conditions = [
         Within(name, cond.Sql(('quota_within', name),
                               functools.partial(_within, name),

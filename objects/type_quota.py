@@ -164,8 +164,12 @@ def _create_row(context, project_id, volume_type_id):
             'volume type quota usage', project_id, 1))
 
 
-def _present(context, project_id, volume_type_id):
-    """(the project's row exists, the pair's row exists), in one read."""
+def rows_present(context, project_id, volume_type_id):
+    """(the project's row exists, the pair's row exists), in one read;
+    (True, True) for no project (nothing to make) and for a pair this
+    process has seen (see _Seen), without reading."""
+    if project_id is None or (project_id, volume_type_id) in _seen:
+        return True, True
     pair = USAGES.c.id == row_id(project_id, volume_type_id) \
         if volume_type_id is not None else sa.false()
     with session.reader.connection.using(context) as conn:
@@ -215,17 +219,20 @@ def forget_seen():
 
 
 @db_api.retry_on_deadlock
-def ensure_rows(context, project_id, volume_type_id):
+def ensure_rows(context, project_id, volume_type_id, present=None):
     """Make the project's usage row and the (project, type) row, each in a
     transaction of its own, before the transaction of the first claim: a
     new project's first creates, many at once, then wait for one short
     insert instead of each sending its whole claim round again on MySQL's
     deadlocks between their inserts. (A claim that still finds no row
     makes it itself: see objects.quota.charge.) One read when both
-    exist, none once this process has seen them."""
+    exist, none once this process has seen them or if the caller read
+    them already (``present``, what :func:`rows_present` said, e.g. in a
+    transaction of other reads)."""
     if project_id is None or (project_id, volume_type_id) in _seen:
         return
-    has_project, has_pair = _present(context, project_id, volume_type_id)
+    has_project, has_pair = present or rows_present(
+        context, project_id, volume_type_id)
     if not has_project:
         _insert_once(quota.create_row, context, project_id)
     if volume_type_id is not None and not has_pair:

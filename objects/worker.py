@@ -92,22 +92,31 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         return cls._from_row(context, row) if row is not None else None
 
     @classmethod
+    def _take(cls, context, resource_type, resource_id, status, service_id):
+        return db_api.conditional_update(
+            context, cls.model,
+            {'service_id': service_id, 'updated_at': timeutils.utcnow()},
+            {'resource_type': resource_type, 'resource_id': resource_id,
+             'status': status, 'service_id': None, 'cleaning': False})
+
+    @classmethod
     @db_api.retry_on_deadlock
-    def claim(cls, context, resource_type, resource_id, status, service_id):
+    def take(cls, context, resource_type, resource_id, status, service_id):
         """Take the operation on a resource for ``service_id``: one CAS
         ``service_id NULL -> service_id`` on the row in ``status`` that no
-        cleanup is repairing.
-
-        Returns the claimed Worker, or None if there is no such row or
-        someone (another worker, the cleanup) holds it already.
-        """
+        cleanup is repairing. True if taken; False if there is no such row
+        or someone (another worker, the cleanup) holds it already."""
         with session.writer.connection.using(context):
-            claimed = db_api.conditional_update(
-                context, cls.model,
-                {'service_id': service_id, 'updated_at': timeutils.utcnow()},
-                {'resource_type': resource_type, 'resource_id': resource_id,
-                 'status': status, 'service_id': None, 'cleaning': False})
-            if not claimed:
+            return cls._take(context, resource_type, resource_id, status,
+                             service_id)
+
+    @classmethod
+    @db_api.retry_on_deadlock
+    def claim(cls, context, resource_type, resource_id, status, service_id):
+        """:meth:`take`, then the claimed Worker (None if not taken)."""
+        with session.writer.connection.using(context):
+            if not cls._take(context, resource_type, resource_id, status,
+                             service_id):
                 return None
             return cls.get_by_resource(context, resource_type, resource_id)
 
@@ -121,6 +130,22 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             context, cls.model, {'updated_at': timeutils.utcnow()},
             {'resource_type': resource_type, 'resource_id': resource_id,
              'service_id': service_id, 'cleaning': False})
+
+    @classmethod
+    def finish_held(cls, context, resource_type, resource_id, service_id):
+        """Inside the transaction that ends an operation: delete its row
+        if ``service_id`` still holds it (nobody took it over meanwhile);
+        True if it did. :meth:`still_held` and :meth:`finish` in one
+        statement, which also keeps others off the row until that
+        transaction ends."""
+        params = {'resource_type': resource_type, 'resource_id': resource_id}
+        if service_id is None:
+            statement = _FINISH_UNHELD
+        else:
+            statement = _FINISH_HELD
+            params['service_id'] = service_id
+        with session.writer.connection.using(context) as conn:
+            return conn.execute(statement, params).rowcount > 0
 
     def still_claimed(self, context):
         """Inside the transaction that repairs this row's resource: True if
@@ -212,6 +237,12 @@ _WORKERS = models.Worker.__table__
 _FINISH = _WORKERS.delete().where(
     _WORKERS.c.resource_type == sa.bindparam('resource_type'),
     _WORKERS.c.resource_id == sa.bindparam('resource_id'))
+_FINISH_HELD = _FINISH.where(
+    _WORKERS.c.service_id == sa.bindparam('service_id'),
+    _WORKERS.c.cleaning == sa.false())
+# A holder with no services row (service_id NULL), as still_held allows.
+_FINISH_UNHELD = _FINISH.where(_WORKERS.c.service_id.is_(None),
+                               _WORKERS.c.cleaning == sa.false())
 
 
 def stale_criterion(down_before, unclaimed_before=None, own_service_id=None,

@@ -37,6 +37,17 @@ class CreateTest(api_fixtures.APITestCase):
         self.assertEqual(volume['id'], shown['id'])
         self.assertEqual({'k': 'v'}, shown['metadata'])
 
+    def test_create_makes_a_missing_default_type_again(self):
+        types = models.VolumeType.__table__
+        with session.writer.connection.using(self.context) as conn:
+            conn.execute(models.VolumeTypeExtraSpec.__table__.delete())
+            conn.execute(types.delete())
+        volume = self.create_volume().json['volume']
+        self.assertEqual('__DEFAULT__', volume['volume_type'])
+        with session.reader.connection.using(self.context) as conn:
+            self.assertEqual(['__DEFAULT__'], conn.execute(
+                sa.select(types.c.name)).scalars().all())
+
     def test_create_records_its_workers_row_in_the_same_insert(self):
         volume = self.create_volume().json['volume']
         table = models.Worker.__table__

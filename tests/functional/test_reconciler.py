@@ -175,6 +175,23 @@ class ReconcilerTest(base.DatabaseTestCase):
         self.assertFalse(objects.Worker.still_held(
             self.context, 'Volume', volume.id, self.dead.id))
 
+    def test_only_the_holder_ends_the_operation(self):
+        # What a worker's ending transition does first: the delete of the
+        # row proves it still holds the operation.
+        volume = self.volume_of_the_dead_peer()
+        engine.apply(self.context, 'extend', volume, new_size=2)
+        self.held_by_the_dead('Volume', volume.id, 'extending')
+        row, = objects.Worker.get_stale(self.context, cleanup.stale())
+        self.assertTrue(row.take_over(cleanup.stale(),
+                                      self.worker.service_id))
+        self.assertFalse(objects.Worker.finish_held(
+            self.context, 'Volume', volume.id, self.dead.id))
+        self.assertIsNotNone(objects.Worker.get_by_resource(
+            self.context, 'Volume', volume.id))
+        self.assertTrue(objects.Worker.finish_held(
+            self.context, 'Volume', volume.id, self.worker.service_id))
+        self.assertNoWorkerRow('volume', volume.id)
+
     def test_row_without_its_arguments_is_repaired(self):
         volume = self.volume_of_the_dead_peer()
         engine.apply(self.context, 'extend', volume, new_size=2)

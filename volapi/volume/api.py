@@ -160,21 +160,26 @@ def get_all(context, detailed=False, with_count=False, **query):
     return volumes, attachments, count
 
 
-def default_type(context):
+def default_type(context, make=True):
     """The type of a volume created without one: ``[api]
-    default_volume_type`` if it exists, else ``__DEFAULT__``."""
+    default_volume_type`` if it exists, else ``__DEFAULT__`` (made again
+    if it is missing, with ``make``; else VolumeTypeNotFound)."""
     name = CONF.api.default_volume_type
     if name and name != type_obj.DEFAULT_TYPE_NAME:
         try:
             return type_obj.VolumeType.get(context, name)
         except type_obj.VolumeTypeNotFound:
             pass
+    if not make:
+        return type_obj.VolumeType.get(context, type_obj.DEFAULT_TYPE_ID)
     return type_obj.VolumeType.get_default(context)
 
 
 # -- creating, describing, deleting ----------------------------------------
 
 def _volume_type(context, wanted, source_type_id):
+    """The new volume's type; VolumeTypeNotFound only if it is the default
+    type and that is missing (see default_type)."""
     if wanted:
         try:
             return type_obj.VolumeType.get(
@@ -188,7 +193,7 @@ def _volume_type(context, wanted, source_type_id):
             return type_obj.VolumeType.get(context, source_type_id)
         except type_obj.VolumeTypeNotFound:
             pass
-    return default_type(context)
+    return default_type(context, make=False)
 
 
 def _size(size, source_size, what):
@@ -225,6 +230,31 @@ def _source(context, snapshot_id, source_volid):
     return None, None, 'volume'
 
 
+def _prepare(context, size, volume_type, fields):
+    """(the new volume, its type, its source and the source's hold
+    transition, its placement_create.Plan), read in one read-only
+    transaction: none of it is trusted by the create's transaction, whose
+    compare-and-swaps decide (and hold the source and the type again)."""
+    snapshot_id, source_volid = fields['snapshot_id'], fields['source_volid']
+    with session.reader.connection.using(context):
+        source, hold, what = _source(context, snapshot_id, source_volid)
+        size = _size(size, source and (
+            source.volume_size if hold == 'create_from_snapshot'
+            else source.size), what)
+        new_type = _volume_type(context, volume_type,
+                                source and source.volume_type_id)
+        volume = objects.Volume(
+            context, id=str(uuid.uuid4()), size=size,
+            volume_type_id=new_type.id,
+            multiattach=type_obj.is_multiattach(new_type.extra_specs),
+            **fields)
+        plan = placement_create.plan(
+            context, volume, new_type.extra_specs,
+            placement_create.source_host(context, snapshot_id,
+                                         source_volid))
+    return volume, new_type, source, hold, plan
+
+
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
            availability_zone=None, metadata=None, version=None):
@@ -236,20 +266,20 @@ def create(context, size=None, name=None, description=None,
         raise InvalidRequest(
             "Invalid input received: Availability zone '%s' is invalid."
             % zone)
-    source, hold, what = _source(context, snapshot_id, source_volid)
-    size = _size(size, source and (
-        source.volume_size if hold == 'create_from_snapshot'
-        else source.size), what)
-    new_type = _volume_type(context, volume_type,
-                            source and source.volume_type_id)
-    volume = objects.Volume(
-        context, id=str(uuid.uuid4()), user_id=context.user_id,
-        project_id=context.project_id, size=size, availability_zone=zone,
-        display_name=name, display_description=description,
-        volume_type_id=new_type.id, snapshot_id=snapshot_id,
-        source_volid=source_volid, bootable=False,
-        multiattach=type_obj.is_multiattach(new_type.extra_specs),
-        metadata=metadata or {}, deleted=False)
+    fields = dict(user_id=context.user_id, project_id=context.project_id,
+                  availability_zone=zone, display_name=name,
+                  display_description=description, snapshot_id=snapshot_id,
+                  source_volid=source_volid, bootable=False,
+                  metadata=metadata or {}, deleted=False)
+    try:
+        volume, new_type, source, hold, plan = _prepare(
+            context, size, volume_type, fields)
+    except type_obj.VolumeTypeNotFound:
+        # The default type is missing (a database emptied by hand): made
+        # again, a write, apart from the reads; then they run again.
+        type_obj.VolumeType.get_default(context)
+        volume, new_type, source, hold, plan = _prepare(
+            context, size, volume_type, fields)
     steps = [lambda ctx: new_type.guard_in_use()]
     if source is not None:
         steps.append(engine.prepare(context, hold, source, version=version,
@@ -264,12 +294,12 @@ def create(context, size=None, name=None, description=None,
                    lambda ctx: claim(ctx, volume),
                    engine.prepare(context, name, volume, version=version))
 
-    placement_create.create(
-        context, volume, new_type.extra_specs, insert,
-        placement_create.source_host(context, snapshot_id, source_volid))
-    volume.volume_type = new_type
+    placement_create.create(context, volume, insert, plan)
     if volume.status == 'creating':  # else no pool could hold it
         worker_client().create_volume(context, volume)
+    # For the view; after the cast, which the worker does not need it in
+    # (volumes loaded for the other casts do not carry their type either).
+    volume.volume_type = new_type
     return volume
 
 

@@ -113,10 +113,8 @@ class VolumeManager:
         # not to count (a failure, or the operation taken from us).
         applied, discarded = (plan[4:] + (None, None))[:2]
         if claimed is None:
-            claimed = objects.Worker.claim(context, resource_type,
-                                           resource.id, status,
-                                           self.service.service_id)
-            if claimed is None:
+            if not objects.Worker.take(context, resource_type, resource.id,
+                                       status, self.service.service_id):
                 LOG.info('%s %s: no unclaimed %s operation; another worker '
                          'has it, message dropped',
                          resource_type, resource.id, status)
@@ -139,16 +137,24 @@ class VolumeManager:
         operation is still ours: if a peer took it over while the driver
         worked (we were thought dead), and perhaps a new operation began
         since, this late result must not land on it. True if applied."""
+        step = engine.prepare(context, name, resource, **values)
+        # A transition that ends the operation (always, when it is not
+        # lenient): the proof is the delete of the row, made first, which
+        # the transition then does not repeat.
+        step.workers_row_finished = step.transition.workers_row == \
+            'finish' and not step.transition.lenient
+        prove = objects.Worker.finish_held if step.workers_row_finished \
+            else objects.Worker.still_held
+
         def still_ours(ctx):
-            if not objects.Worker.still_held(ctx, resource_type, resource.id,
-                                             self.service.service_id):
+            if not prove(ctx, resource_type, resource.id,
+                         self.service.service_id):
                 raise OperationLost()
 
         first = [placement_create.read_committed] \
             if name in claims.READ_COMMITTED else []
         try:
-            engine.run(context, *first, still_ours,
-                       engine.prepare(context, name, resource, **values))
+            engine.run(context, *first, still_ours, step)
         except OperationLost:
             LOG.warning('%s of %s not applied: the operation was taken over '
                         'by a peer meanwhile', name, resource.id)

@@ -51,21 +51,42 @@ def read_committed(context):
         session.read_committed(conn)
 
 
-def create(context, volume, extra_specs, insert, source_host=None):
-    """Insert ``volume`` (no host yet) on a pool.
+class Plan:
+    """What a create reads before its transaction: the pools to try, best
+    first, and whether the project's usage rows exist."""
+
+    __slots__ = ('hosts', 'rows_present')
+
+    def __init__(self, hosts, rows_present):
+        self.hosts = hosts
+        self.rows_present = rows_present
+
+
+def plan(context, volume, extra_specs, source_host=None):
+    """The Plan of ``volume`` (no host yet), of a type with
+    ``extra_specs``: reads only, so the caller may run them in the
+    transaction of its other reads."""
+    present = type_quota.rows_present(context, volume.project_id,
+                                      volume.volume_type_id)
+    if source_host:
+        hosts = [source_host]
+    else:
+        hosts = scheduler.candidate_hosts(context, volume.size, extra_specs,
+                                          volume.availability_zone)
+    return Plan(hosts, present)
+
+
+def create(context, volume, insert, plan):
+    """Insert ``volume`` (no host yet) on a pool of ``plan``.
 
     ``insert(name)`` runs the transaction that inserts the volume with
     transition ``name``: 'create' (after the claim of the pool
     ``volume.host`` names, volapi.volume.claims) or 'create_no_pool'. Leaves
     ``volume.host`` set, or the volume in 'error'. OverQuota if the
     project's quota refuses it."""
-    type_quota.ensure_rows(context, volume.project_id, volume.volume_type_id)
-    if source_host:
-        hosts = [source_host]
-    else:
-        hosts = scheduler.candidate_hosts(context, volume.size, extra_specs,
-                                          volume.availability_zone)
-    for host in hosts[:CONF.volume.claim_attempts]:
+    type_quota.ensure_rows(context, volume.project_id, volume.volume_type_id,
+                           plan.rows_present)
+    for host in plan.hosts[:CONF.volume.claim_attempts]:
         volume.host = host
         try:
             insert('create')

@@ -148,6 +148,9 @@ class Step:
     reflect: bool = True
     # What the workers row keeps of the parameters (table.WORKER_ARGUMENTS).
     arguments: dict = None
+    # True when the caller deletes the workers row of a 'finish' itself,
+    # in the same transaction (objects.Worker.finish_held).
+    workers_row_finished: bool = False
 
     def execute(self, context):
         """The compare-and-swap (or, for a ``creates`` transition, the
@@ -174,7 +177,7 @@ class Step:
             worker_obj.Worker.track(context, t.resource, self.obj.id,
                                     t.workers_status or self.values['status'],
                                     self.arguments, new=t.creates)
-        elif t.workers_row == 'finish':
+        elif t.workers_row == 'finish' and not self.workers_row_finished:
             worker_obj.Worker.finish(context, t.resource, self.obj.id)
         return True
 
