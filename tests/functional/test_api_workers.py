@@ -69,6 +69,11 @@ class ApiWorkersTest(base.DatabaseTestCase):
         children = {c.pid for c in self._children()}
         self.assertEqual(2, len(children))
         self.assertNotIn(self.parent.pid, children)
+        # Nothing is connected before the fork, or the children would
+        # share the parent's connection: the parent has its listening
+        # socket only.
+        self.assertEqual(['LISTEN'], [
+            c.status for c in self.parent.connections('inet')])
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             for _ in range(10):
                 self.assertEqual({200}, set(pool.map(
