@@ -232,9 +232,9 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
         summarised = [p for p, (_, _, root_id) in search.providers.items()
                       if root_id in used_trees
                       and (used is None or p in used)]
-        names = rc_obj.names_from_ids(context, {
-            c for p in summarised for c, _, _ in search.inventories.get(
-                p, ())})
+        # The classes of every inventory read (a few more than those
+        # summarised before 1.29, named all the same).
+        names = rc_obj.names_from_ids(context, search.classes)
     names.update((c, n) for n, c in search.class_ids.items())
     return Found(merged, list(groups), search.providers, summarised,
                  search.inventories, search.traits, names)
@@ -279,15 +279,18 @@ class _Search:
         self.providers = {}
         self.inventories = {}
         self.traits = {}
+        self.classes = set()
 
     def read_trees(self, root_ids):
         missing = set(root_ids) - {
             root_id for _, _, root_id in self.providers.values()}
         if missing:
-            providers, inventories, traits = reads.trees(self.conn, missing)
+            providers, inventories, traits, classes = reads.trees(
+                self.conn, missing)
             self.providers.update(providers)
             self.inventories.update(inventories)
             self.traits.update(traits)
+            self.classes |= classes
 
     def anchors_of(self, sharing_id):
         if self._anchors is None:
@@ -401,7 +404,7 @@ class _Search:
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
-            resources = tuple((provider_id, c, a) for c, a in classes)
+            resources = tuple([(provider_id, c, a) for c, a in classes])
             own = (provider_id,)
             if anchors is None or root_id in anchors:
                 pieces.append(_Piece(root_id, resources, own, True))
@@ -452,6 +455,19 @@ class _Search:
         classes = sorted(by_class)
         wanted = [amounts[c] for c in classes]
         pieces = []
+        if len(classes) == 1:
+            # One class: a piece per provider (no product to take).
+            class_id, amount = classes[0], wanted[0]
+            for root_id, (choice,) in per_tree.items():
+                for provider_id in sorted(choice):
+                    own = (provider_id,)
+                    if (required or forbidden) and not self._has_traits(
+                            own, required, forbidden):
+                        continue
+                    pieces.append(_Piece(root_id,
+                                         ((provider_id, class_id, amount),),
+                                         own, False))
+            return pieces
         for root_id, choices in per_tree.items():
             for providers in itertools.product(*map(sorted, choices)):
                 distinct = tuple(sorted(set(providers)))
@@ -494,17 +510,36 @@ def _merge(pieces, search, group_policy, same_subtrees):
              tuple([a for _, _, a in piece.resources]), (piece.providers,))
             for piece in found))
     granular = len([s for s in suffixes if s])
+    rooms = {}
+
+    def fits(provider_id, class_id, amount):
+        free = rooms.get((provider_id, class_id))
+        if free is None:
+            free = rooms[provider_id, class_id] = _room(
+                search.usage[provider_id, class_id])
+        return amount <= free
+
     by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
     for suffix, found in pieces.items():
         for piece in found:
-            by_anchor[piece.anchor][suffix].append(piece)
+            # A piece whose own amounts do not fit is in no request: added
+            # to another group's they would fit even less. The others'
+            # amounts need checking again only where two groups add up.
+            for provider_id, class_id, amount in piece.resources:
+                free = rooms.get((provider_id, class_id))
+                if free is None:
+                    free = rooms[provider_id, class_id] = _room(
+                        search.usage[provider_id, class_id])
+                if amount > free:
+                    break
+            else:
+                by_anchor[piece.anchor][suffix].append(piece)
     if same_subtrees:
         search.read_trees({p.anchor for found in pieces.values()
                            for p in found}
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
     merged = {}
-    rooms = {}
     for anchor, lists in by_anchor.items():
         if len(lists) != len(suffixes):
             continue
@@ -527,23 +562,21 @@ def _merge(pieces, search, group_policy, same_subtrees):
             # (sorted, they are next to each other) and must still fit.
             pairs, amounts = [], []
             last_provider = last_class = None
+            summed = False
             for provider_id, class_id, amount in resources:
                 if provider_id == last_provider and class_id == last_class:
                     amounts[-1] += amount
+                    summed = True
                 else:
                     pairs += (provider_id, class_id)
                     amounts.append(amount)
                     last_provider, last_class = provider_id, class_id
-            for i, amount in enumerate(amounts):
-                key = pairs[2 * i], pairs[2 * i + 1]
-                free = rooms.get(key)
-                if free is None:
-                    free = rooms[key] = _room(search.usage[key])
-                if amount > free:
-                    break
-            else:
-                merged[tuple(pairs), tuple(amounts),
-                       tuple([p.providers for p in combo])] = None
+            if summed and not all(
+                    fits(pairs[2 * i], pairs[2 * i + 1], amount)
+                    for i, amount in enumerate(amounts)):
+                continue
+            merged[tuple(pairs), tuple(amounts),
+                   tuple([p.providers for p in combo])] = None
     return list(merged)
 
 

@@ -251,12 +251,14 @@ def _trees(dialect):
 
 def trees(conn, root_ids):
     """({id: (uuid, parent id, root id)}, {id: [(class id, capacity,
-    used)]}, {id: set of trait names}): every provider in the trees of
-    ``root_ids``, its inventories and its traits."""
+    used)]}, {id: set of trait names}, set of the class ids of those
+    inventories): every provider in the trees of ``root_ids``, its
+    inventories and its traits."""
     providers, inventories = {}, collections.defaultdict(list)
     traits = collections.defaultdict(set)
+    classes = set()
     if not root_ids:
-        return providers, inventories, traits
+        return providers, inventories, traits, classes
     for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
          allocated) in _rows(conn, _statement(conn, _trees),
                              ids=_values(conn, root_ids)):
@@ -268,7 +270,8 @@ def trees(conn, root_ids):
         if class_id is not None:
             inventories[provider_id].append(
                 (class_id, int(usable * ratio), allocated))
-    return providers, inventories, traits
+            classes.add(class_id)
+    return providers, inventories, traits, classes
 
 
 def has_nested_providers(conn):

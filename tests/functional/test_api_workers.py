@@ -23,6 +23,14 @@ SERVED_BY = re.compile(r'^\S+ \S+ (\d+) INFO volapi.wsgi .* "GET /v3/',
                        re.MULTILINE)
 
 
+def _dead(process):
+    """Ended (a zombie until its parent reaps it, or gone)."""
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
 class ApiWorkersTest(base.DatabaseTestCase):
 
     def setUp(self):
@@ -69,6 +77,13 @@ class ApiWorkersTest(base.DatabaseTestCase):
         children = {c.pid for c in self._children()}
         self.assertEqual(2, len(children))
         self.assertNotIn(self.parent.pid, children)
+        # Nothing is connected before the fork, or the children would
+        # share the parent's connection: the parent has its listening
+        # socket only, and no thread that could hold a lock a child would
+        # inherit held.
+        self.assertEqual(['LISTEN'], [
+            c.status for c in self.parent.connections('inet')])
+        self.assertEqual(1, self.parent.num_threads())
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             for _ in range(10):
                 self.assertEqual({200}, set(pool.map(
@@ -80,18 +95,25 @@ class ApiWorkersTest(base.DatabaseTestCase):
     def test_a_dead_process_is_replaced(self):
         first, second = self._children()
         first.send_signal(signal.SIGKILL)
+        self.wait_until(lambda: _dead(first))
         # The other one serves meanwhile.
         self.assertEqual(200, self.get())
         self.wait_until(lambda: len(self._children()) == 2 and
                         first.pid not in {c.pid for c in self._children()})
         self.assertIn('API worker process %d ended (signal SIGKILL); '
                       'replacing it' % first.pid, self.api.log())
-        replacement, = [c for c in self._children() if c.pid != second.pid]
+        self.wait_until(lambda: self.api.log().count('serving HTTP on') == 3)
         second.send_signal(signal.SIGKILL)
-        self.wait_until(lambda: self.api.log().count('serving HTTP on') >= 3)
-        # Only the replacement is left to answer.
+        self.wait_until(lambda: _dead(second))
+        # Neither of the first two is left: a replacement answers.
+        answered = len(SERVED_BY.findall(self.api.log()))
         self.assertEqual(200, self.get())
-        self.assertIn(replacement.pid, self.served_by())
+        # Its log line may follow the response it logs.
+        self.wait_until(lambda: len(SERVED_BY.findall(self.api.log())) >
+                        answered)
+        last = int(SERVED_BY.findall(self.api.log())[-1])
+        self.assertNotIn(last, (first.pid, second.pid))
+        self.assertIn(last, {c.pid for c in self._children()})
 
     def test_processes_stop_when_the_parent_is_killed(self):
         children = self._children()

@@ -2,8 +2,8 @@
 volume's allocation, a relative UPDATE of the pool's one inventory row and
 of the project's usage rows. They queue on those rows and each commits on
 its first attempt; none fails with a serialization error and starts over
-(under load, enough of those ran out of retries and left volumes in
-'deleting' until the reconciliation re-drove them)."""
+(one that runs out of retries leaves its volume 'deleting' until the
+reconciliation re-drives it)."""
 import logging
 
 import fixtures

@@ -42,11 +42,11 @@ def serve(server, build_app, workers):
     server.socket.setblocking(False)
     children = set()
     for _ in range(workers):
-        children.add(_spawn(server, build_app))
+        children.add(_spawn(server, build_app, stopping))
     while not stopping.wait(RESPAWN_PAUSE):
         _reap(children, log_deaths=True)
         if len(children) < workers:
-            children.add(_spawn(server, build_app))
+            children.add(_spawn(server, build_app, stopping))
     _stop(children)
     server.server_close()
     return 0
@@ -66,7 +66,7 @@ def _serve_here(server, build_app, stopping, parent=None):
     return 0
 
 
-def _spawn(server, build_app):
+def _spawn(server, build_app, stopping):
     parent = os.getpid()
     pid = os.fork()
     if pid:
@@ -74,9 +74,10 @@ def _spawn(server, build_app):
         return pid
     status = 1
     try:
-        # Handlers of its own: the parent's set the parent's event.
-        status = _serve_here(server, build_app,
-                             process.termination_requested(), parent)
+        # The SIGTERM and SIGINT handlers, inherited, set this process's
+        # copy of ``stopping``: a signal that arrives between the fork and
+        # anything the child runs still stops it.
+        status = _serve_here(server, build_app, stopping, parent)
     except BaseException:
         LOG.exception('API worker process %d failed', os.getpid())
     finally:
