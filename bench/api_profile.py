@@ -21,6 +21,7 @@ import datetime
 import io
 import json
 import pstats
+import shutil
 import statistics
 import tempfile
 import time
@@ -173,6 +174,8 @@ def main():
     finally:
         if drop is not None:
             drop()
+        session.dispose()
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == '__main__':
