@@ -209,20 +209,26 @@ def _counted(project):
 def drift(context):
     """(project, row's (volumes, snapshots, gigabytes), counted) of every
     project whose row disagrees with what it holds."""
-    counted = _counted(USAGES.c.project_id)
+    return rows_that_drift(context, USAGES, [USAGES.c.project_id],
+                           _counted(USAGES.c.project_id))
+
+
+def rows_that_drift(context, usages, keys, counted):
+    """(*keys, row's (volumes, snapshots, gigabytes), counted) of every row
+    of the usage table ``usages`` that disagrees with ``counted`` ({name:
+    SQL counting it for the row})."""
     with session.reader.connection.using(context) as conn:
         rows = conn.execute(sa.select(
-            USAGES.c.project_id, USAGES.c.volumes, USAGES.c.snapshots,
-            USAGES.c.gigabytes, *[value.label('counted_' + name)
-                                  for name, value in counted.items()])
+            *keys, *[usages.c[name] for name in COUNTED],
+            *[counted[name].label('counted_' + name) for name in COUNTED])
         ).all()
     found = []
     for row in rows:
-        stored = (row.volumes, row.snapshots, row.gigabytes)
+        stored = tuple(getattr(row, name) for name in COUNTED)
         actual = tuple(int(getattr(row, 'counted_' + name))
                        for name in COUNTED)
         if stored != actual:
-            found.append((row.project_id, stored, actual))
+            found.append((*row[:len(keys)], stored, actual))
     return found
 
 

@@ -270,22 +270,9 @@ def drift(context):
     of every row that disagrees with what its pair holds. A volume whose
     retype is in flight counts in the new type's row already: it shows
     here until the retype ends."""
-    counted = _counted(USAGES.c.project_id, USAGES.c.volume_type_id)
-    with session.reader.connection.using(context) as conn:
-        rows = conn.execute(sa.select(
-            USAGES.c.project_id, USAGES.c.volume_type_id, USAGES.c.volumes,
-            USAGES.c.snapshots, USAGES.c.gigabytes,
-            *[value.label('counted_' + name)
-              for name, value in counted.items()])).all()
-    found = []
-    for row in rows:
-        stored = (row.volumes, row.snapshots, row.gigabytes)
-        actual = tuple(int(getattr(row, 'counted_' + name))
-                       for name in COUNTED)
-        if stored != actual:
-            found.append((row.project_id, row.volume_type_id, stored,
-                          actual))
-    return found
+    return quota.rows_that_drift(
+        context, USAGES, [USAGES.c.project_id, USAGES.c.volume_type_id],
+        _counted(USAGES.c.project_id, USAGES.c.volume_type_id))
 
 
 @db_api.retry_on_deadlock

@@ -87,17 +87,22 @@ def volume_from_row(context, row):
     return _make_volume(context, row)
 
 
+def _by_id(conn, context, volume_id, project_only, own_project,
+           any_project):
+    """Run ``own_project`` (bound to the caller's project: a non-admin's
+    view) or ``any_project`` for ``volume_id``."""
+    if project_only and not context.is_admin:
+        return conn.execute(own_project, {'volume_id': volume_id,
+                                          'project_id': context.project_id})
+    return conn.execute(any_project, {'volume_id': volume_id})
+
+
 def get(context, volume_id, project_only=True):
     """The live volume ``volume_id``; another project's is NotFound to a
     non-admin, as if it did not exist."""
     with session.reader.connection.using(context) as conn:
-        if project_only and not context.is_admin:
-            row = conn.execute(_LIVE_PROJECT_VOLUME, {
-                'volume_id': volume_id,
-                'project_id': context.project_id}).mappings().first()
-        else:
-            row = conn.execute(_LIVE_VOLUME, {
-                'volume_id': volume_id}).mappings().first()
+        row = _by_id(conn, context, volume_id, project_only,
+                     _LIVE_PROJECT_VOLUME, _LIVE_VOLUME).mappings().first()
     if row is None:
         raise exceptions.NotFound('volume', volume_id)
     return volume_from_row(context, row)
@@ -107,13 +112,8 @@ def get_detailed(context, volume_id, project_only=True):
     """:func:`get` with the volume's ``metadata`` and ``volume_type``
     filled, read in one statement."""
     with session.reader.connection.using(context) as conn:
-        if project_only and not context.is_admin:
-            rows = conn.execute(_DETAILED_PROJECT, {
-                'volume_id': volume_id,
-                'project_id': context.project_id}).mappings().all()
-        else:
-            rows = conn.execute(_DETAILED, {
-                'volume_id': volume_id}).mappings().all()
+        rows = _by_id(conn, context, volume_id, project_only,
+                      _DETAILED_PROJECT, _DETAILED).mappings().all()
     if not rows:
         raise exceptions.NotFound('volume', volume_id)
     first = rows[0]

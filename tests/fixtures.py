@@ -120,6 +120,24 @@ def prepared_url():
     return _prepared['url']
 
 
+def statements_sent(call):
+    """The statements ``call()`` sends through volapi's engine, BEGIN and
+    COMMIT aside."""
+    seen = []
+
+    def sent(conn, cursor, statement, *args):
+        if statement.split(None, 1)[0].upper() not in ('BEGIN', 'COMMIT'):
+            seen.append(statement)
+
+    engine = session.get_engine()
+    sa.event.listen(engine, 'before_cursor_execute', sent)
+    try:
+        call()
+    finally:
+        sa.event.remove(engine, 'before_cursor_execute', sent)
+    return seen
+
+
 def empty_tables():
     engine = session.get_engine()
     with engine.begin() as conn:

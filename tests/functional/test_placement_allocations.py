@@ -4,8 +4,7 @@ the microversion boundaries, generations, capacity and unit checks, and
 bad input answered with Placement's 400 (never a 500)."""
 import json
 
-import sqlalchemy as sa
-
+from tests import fixtures as volapi_fixtures
 from tests.functional import test_placement_allocations_base as base
 
 new_uuid = base.new_uuid
@@ -459,26 +458,11 @@ class TestStatements(base.AllocationTestCase):
     inventory's ``allocated`` and the allocation in its own statement
     (db.writes); elsewhere those three follow the swap one by one."""
 
-    def statements_of(self, call):
-        seen = []
-
-        def sent(conn, cursor, statement, *args):
-            if statement.split(None, 1)[0].upper() not in ('BEGIN',
-                                                           'COMMIT'):
-                seen.append(statement)
-        engine = self.database.engine
-        sa.event.listen(engine, 'before_cursor_execute', sent)
-        try:
-            call()
-        finally:
-            sa.event.remove(engine, 'before_cursor_execute', sent)
-        return seen
-
     def test_new_consumer_claim(self):
         # The project, user and consumer type exist from here on.
         self.put_allocations(new_uuid(), {self.rp: {'DISK_GB': 1}})
         consumer = new_uuid()
-        statements = self.statements_of(lambda: self.put_allocations(
+        statements = volapi_fixtures.statements_sent(lambda: self.put_allocations(
             consumer, {self.rp: {'DISK_GB': 2}}))
         self.assertEqual(2 if self.backend == 'postgresql' else 5,
                          len(statements), statements)

@@ -163,27 +163,28 @@ class ReconcilerTest(base.DatabaseTestCase):
             t.join()
         self.assertEqual([False, True], sorted(results))
 
-    def test_late_result_of_the_first_holder_is_refused(self):
-        # The holder was thought dead and its operation taken over; its
-        # ending transition, arriving late, must not land.
+    def extend_taken_over_from_the_dead(self):
+        """A volume whose extend, held by the dead peer, this worker has
+        taken over."""
         volume = self.volume_of_the_dead_peer()
         engine.apply(self.context, 'extend', volume, new_size=2)
         self.held_by_the_dead('Volume', volume.id, 'extending')
         row, = objects.Worker.get_stale(self.context, cleanup.stale())
         self.assertTrue(row.take_over(cleanup.stale(),
                                       self.worker.service_id))
+        return volume
+
+    def test_late_result_of_the_first_holder_is_refused(self):
+        # The holder was thought dead and its operation taken over; its
+        # ending transition, arriving late, must not land.
+        volume = self.extend_taken_over_from_the_dead()
         self.assertFalse(objects.Worker.still_held(
             self.context, 'Volume', volume.id, self.dead.id))
 
     def test_only_the_holder_ends_the_operation(self):
         # What a worker's ending transition does first: the delete of the
         # row proves it still holds the operation.
-        volume = self.volume_of_the_dead_peer()
-        engine.apply(self.context, 'extend', volume, new_size=2)
-        self.held_by_the_dead('Volume', volume.id, 'extending')
-        row, = objects.Worker.get_stale(self.context, cleanup.stale())
-        self.assertTrue(row.take_over(cleanup.stale(),
-                                      self.worker.service_id))
+        volume = self.extend_taken_over_from_the_dead()
         self.assertFalse(objects.Worker.finish_held(
             self.context, 'Volume', volume.id, self.dead.id))
         self.assertIsNotNone(objects.Worker.get_by_resource(

@@ -7,6 +7,7 @@ import objects
 from db import models
 from db import session
 from objects import type_quota
+from tests import fixtures as volapi_fixtures
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
@@ -266,25 +267,11 @@ class TypeQuotaRaceTest(TypeQuotaTestCase):
 
 class EnsureRowsTest(TypeQuotaTestCase):
 
-    def statements_of(self, fn):
-        seen = []
-
-        def record(conn, cursor, statement, *args):
-            seen.append(statement)
-
-        engine = session.get_engine()
-        sa.event.listen(engine, 'before_cursor_execute', record)
-        try:
-            fn()
-        finally:
-            sa.event.remove(engine, 'before_cursor_execute', record)
-        return seen
-
     def test_rows_made_once_then_never_read_again(self):
         def ensure():
             type_quota.ensure_rows(self.context, 'fresh-project', self.gold)
 
-        self.assertNotEqual([], self.statements_of(ensure))
+        self.assertNotEqual([], volapi_fixtures.statements_sent(ensure))
         self.assertEqual([], type_quota.drift(self.context))
         with session.reader.connection.using(self.context) as conn:
             self.assertEqual(1, conn.execute(
@@ -293,7 +280,7 @@ class EnsureRowsTest(TypeQuotaTestCase):
                     type_quota.USAGES.c.project_id == 'fresh-project')
             ).scalar())
         # Usage rows are never deleted: the pair needs no second read.
-        self.assertEqual([], self.statements_of(ensure))
+        self.assertEqual([], volapi_fixtures.statements_sent(ensure))
 
     def test_a_claim_makes_a_row_gone_since_it_was_seen(self):
         self.gold_volume()

@@ -123,7 +123,7 @@ def claiming_on_volume(context, volume_id, build, authorize=None):
     starting over. Its conditions are the row's own columns, which a
     waiting UPDATE re-checks on the row it finally gets."""
     def load(ctx):
-        placement_create.read_committed(ctx)
+        claims.read_committed(ctx)
         return get_volume(ctx, volume_id)
     return in_one_transaction(context, load, build, authorize)
 
@@ -290,7 +290,7 @@ def create(context, size=None, name=None, description=None,
         # claims change: the transaction reads them at READ COMMITTED.
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
-        engine.run(context, placement_create.read_committed, *steps,
+        engine.run(context, claims.read_committed, *steps,
                    lambda ctx: claim(ctx, volume),
                    engine.prepare(context, name, volume, version=version))
 

@@ -13,6 +13,7 @@ from oslo_config import cfg
 
 from db import api as db_api
 from db import models
+from db import session
 from objects import message
 from objects import quota
 from objects import type_quota
@@ -294,6 +295,15 @@ AFTER_TRANSITION = {
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
 }
+
+
+def read_committed(context):
+    """The first statement of a claim's (or release's) transaction: claims
+    queue on the project's usage row and the pool's provider row, and at
+    READ COMMITTED (PostgreSQL) each statement sees what the claim it
+    waited for committed, instead of failing and starting over."""
+    with session.writer.connection.using(context) as conn:
+        session.read_committed(conn)
 
 
 # Transitions whose transaction may run at READ COMMITTED from its first

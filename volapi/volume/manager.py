@@ -34,7 +34,6 @@ import objects
 from rpc import volume as volume_rpc
 from volapi.volume import claims
 from volapi.volume import cluster
-from volapi.volume import placement_create
 from volapi.volume import pools
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
@@ -151,7 +150,7 @@ class VolumeManager:
                          self.service.service_id):
                 raise OperationLost()
 
-        first = [placement_create.read_committed] \
+        first = [claims.read_committed] \
             if name in claims.READ_COMMITTED else []
         try:
             engine.run(context, *first, still_ours, step)

@@ -15,7 +15,6 @@ from oslo_log import log as logging
 
 from db import api as db_api
 from db import models
-from db import session
 from objects import quota
 from objects import type_quota
 from volapi.volume import claims
@@ -40,15 +39,6 @@ def source_host(context, snapshot_id=None, source_volid=None):
         return None
     row = db_api.read_columns(context, models.Volume, volume_id, ['host'])
     return row['host'] if row else None
-
-
-def read_committed(context):
-    """The first statement of a claim's transaction: claims queue on the
-    project's usage row and the pool's provider row, and at READ COMMITTED
-    (PostgreSQL) each statement sees what the claim it waited for
-    committed, instead of failing and starting over."""
-    with session.writer.connection.using(context) as conn:
-        session.read_committed(conn)
 
 
 class Plan:
