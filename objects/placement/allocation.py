@@ -358,9 +358,7 @@ class AllocationWriter:
                 self.expected_provider_values(provider_id),
                 self.requirements(provider_id, demands), then=then)
         except db_exceptions.SwapMissed as exc:
-            # Run again, writing apart, to learn why it missed.
-            self.carry_writes = False
-            raise db_exc.RetryRequest(exc)
+            raise self.missed(provider_id, exc)
         except db_exceptions.ConditionNotMet as exc:
             raise self.failure(provider_id, exc)
         except db_exceptions.NotFound:
@@ -372,6 +370,12 @@ class AllocationWriter:
             # missing: start again from a fresh view.
             raise db_exc.RetryRequest(
                 exception.ResourceProviderConcurrentUpdateDetected())
+
+    def missed(self, provider_id, exc):
+        """The error to raise when the provider's swap carried the writes
+        and missed: run again, writing apart, to learn why."""
+        self.carry_writes = False
+        return db_exc.RetryRequest(exc)
 
     @staticmethod
     def _growing(demands):

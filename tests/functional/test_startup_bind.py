@@ -30,6 +30,26 @@ class BindAddressTest(base.TestCase):
                               self.config.conf, bad)
 
 
+class BacklogTest(base.TestCase):
+
+    def test_a_burst_of_connections_is_queued_not_dropped(self):
+        # Nothing accepts while the burst arrives, as when every thread is
+        # busy: a connection beyond the listen backlog would have its SYN
+        # dropped and wait a second for the retransmission.
+        server = wsgi.make_server(None, ('127.0.0.1', 0))
+        self.addCleanup(server.server_close)
+        clients = []
+        for _ in range(64):
+            client = socket.socket()
+            self.addCleanup(client.close)
+            client.settimeout(0.5)
+            client.connect(server.server_address)
+            clients.append(client)
+        server.socket.settimeout(1)
+        for _ in clients:
+            server.socket.accept()[0].close()
+
+
 @testtools.skipIf(volapi_fixtures.backend_name() != 'sqlite',
                   'volapi-all is the embedded SQLite deployment; it is '
                   'tested once, in the SQLite run')

@@ -8,6 +8,7 @@ from objects.placement import aggregate as agg_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import resource_provider as rp_obj
 from objects.placement import trait as trait_obj
+from tests import fixtures as volapi_fixtures
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
 from tests.functional import volume_worker_fixture as vwf
@@ -107,6 +108,26 @@ class ScheduleTest(PlacementTestCase):
         volume = self.create(size=5).json['volume']  # big again
         self.assertIn(pools.provider_uuid(host('big')),
                       self.allocation(volume['id'])['allocations'])
+
+    def test_the_pool_is_taken_by_the_last_statements(self):
+        # Every create on the pool queues on its provider until the commit:
+        # the volume's rows go in before it is taken. On PostgreSQL the
+        # allocation's rows ride in the provider's compare-and-swap.
+        self.create(size=1)  # the project's and user's records exist
+        statements = volapi_fixtures.statements_sent(
+            lambda: self.create(size=1))
+        verbs = [' '.join(s.split()[:3]) for s in statements]
+        pool = next(i for i, s in enumerate(statements)
+                    if 'FOR UPDATE' in s or s.startswith('UPDATE '
+                                                         'resource_providers'))
+        self.assertLess(verbs.index('UPDATE quota_usages SET'),
+                        verbs.index('INSERT INTO volumes'))
+        self.assertLess(verbs.index('INSERT INTO volumes'), pool)
+        self.assertLess(verbs.index('INSERT INTO workers'), pool)
+        if self.backend == 'postgresql':
+            # The provider's lock, then its swap.
+            self.assertEqual(2, len(statements[pool:]), verbs[pool:])
+            self.assertIn('INSERT INTO allocations', statements[-1])
 
     def test_no_pool_with_room_leaves_the_volume_in_error(self):
         volume = self.create(size=31).json['volume']

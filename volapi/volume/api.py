@@ -286,13 +286,14 @@ def create(context, size=None, name=None, description=None,
                                     reflect=False))
 
     def insert(name):
-        # The claim (before the row it counts) queues on rows that other
-        # claims change: the transaction reads them at READ COMMITTED.
+        # The claim queues on rows that other claims change: the
+        # transaction reads them at READ COMMITTED. The volume's rows go
+        # in inside the claim (see claims.claim_volume).
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
+        rows = engine.prepare(context, name, volume, version=version)
         engine.run(context, claims.read_committed, *steps,
-                   lambda ctx: claim(ctx, volume),
-                   engine.prepare(context, name, volume, version=version))
+                   lambda ctx: claim(ctx, volume, rows.execute))
 
     placement_create.create(context, volume, insert, plan)
     if volume.status == 'creating':  # else no pool could hold it

@@ -39,9 +39,16 @@ class NoRoom(Exception):
 
 
 class _ClaimWriter(alloc_obj.AllocationWriter):
-    # Writes apart from the provider's swap: a miss is then explained at
-    # once (no capacity) instead of sending the whole claim round again.
-    carry_writes = False
+    """A claim's allocation write. Its swaps expect no generation, so a
+    swap that carried the writes (PostgreSQL) and missed can only have
+    found that what grows does not fit: no second run is needed to say
+    why. Carried, the writes leave the pool's provider locked for two
+    statements (the lock, the swap) instead of five."""
+
+    def missed(self, provider_id, exc):
+        return alloc_obj.InvalidInventory(
+            resource_class=pools.DISK_GB,
+            resource_provider=self.provider_uuids.get(provider_id))
 
 
 def _request(consumer_id, host, size, project_id, user_id, consumer_type,
@@ -109,21 +116,29 @@ def _held(context, consumer_id):
 
 # -- volumes -------------------------------------------------------------------
 
-def claim_volume(context, volume):
+def claim_volume(context, volume, insert):
     """A new volume (``volume.host`` the pool chosen): one more volume and
-    its size for the project, its allocation on the pool. OverQuota or
-    NoRoom."""
+    its size for the project, ``insert(context)`` of the volume's rows,
+    then its allocation on the pool. OverQuota or NoRoom.
+
+    The rows go in after the usage rows (a usage row made again here is
+    counted from the tables, which must not hold the volume yet) and
+    before the pool's provider, which every create on the pool queues on
+    until the commit: it is then held for the allocation's statements
+    only."""
     _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
             gigabytes=volume.size, size=volume.size)
+    insert(context)
     _write(context, volume.id, volume.host, volume.size, volume.project_id,
            volume.user_id, VOLUME_CONSUMER, None)
 
 
-def count_volume(context, volume):
+def count_volume(context, volume, insert):
     """A new volume that no pool could hold (it is in 'error' at once): it
-    counts against ``volumes`` only, and a user message says why.
-    OverQuota."""
+    counts against ``volumes`` only, ``insert(context)`` makes its rows,
+    and a user message says why. OverQuota."""
     _charge(context, volume.project_id, volume.volume_type_id, volumes=1)
+    insert(context)
     message.record(context, volume.project_id, 'VOLUME', volume.id,
                    message.SCHEDULE_ALLOCATE_VOLUME,
                    message.NO_BACKEND_AVAILABLE)

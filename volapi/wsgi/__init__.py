@@ -8,6 +8,7 @@ which build it when imported; importing this package reads no
 configuration.
 """
 import os
+import socket
 import socketserver
 import threading
 from wsgiref import simple_server
@@ -78,6 +79,10 @@ class ThreadedWSGIServer(socketserver.ThreadingMixIn,
     daemon_threads = False
     block_on_close = True
     allow_reuse_address = True
+    # The listen backlog. socketserver's 5 overflows as soon as a few dozen
+    # clients connect at once, and the kernel then drops their SYNs: each
+    # such client waits a second for its retransmission.
+    request_queue_size = socket.SOMAXCONN
 
     def get_request(self):
         request, address = super().get_request()
