@@ -195,8 +195,10 @@ class Database(fixtures.Fixture):
         empty_tables()
         from objects import quota
         from objects import type_quota
+        from volapi.volume import scheduler
         quota.forget_migrated()
         type_quota.forget_seen()
+        scheduler.forget_answers()
         self.engine = session.get_engine()
 
 

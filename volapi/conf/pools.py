@@ -31,6 +31,14 @@ pool_opts = [
                help='How many pools a volume create tries, in the order of '
                     'pool_weigher, when others fill the pool it chose '
                     'before its claim lands.'),
+    cfg.FloatOpt('scheduler_cache_seconds', default=1.0, min=0.0,
+                 help='Seconds a volume create may reuse the pools this '
+                      'process read for an earlier create of the same '
+                      'size, type traits and availability zone, instead '
+                      'of reading them again. The order by free space may '
+                      'be that old; capacity is checked by each claim, and '
+                      'when the pools reused all have no room the create '
+                      'reads them again. 0 reads them for every create.'),
 ]
 
 

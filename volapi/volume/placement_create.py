@@ -6,9 +6,13 @@ transaction (volapi.volume.api.create's: the claim, then the 'create'
 transition). The pools tried are the scheduler's candidates, best first,
 or the source's pool for a volume made from a snapshot or another volume. A pool that fills
 before our claim lands (another create won the race) makes us try the
-next one, at most ``[volume] claim_attempts``. With no pool left the
-volume is inserted in 'error', holding no pool, and a user message says
-why (Cinder answers 202 and the volume goes to 'error' too).
+next one, at most ``[volume] claim_attempts``. The candidates may come
+from the scheduler's cache (volapi.volume.scheduler.create_hosts): when
+those pools all refuse, the candidates are read again and up to
+``claim_attempts`` of them tried, so it is a read that decides a volume
+no pool can hold. With no pool left the volume is inserted in 'error',
+holding no pool, and a user message says why (Cinder answers 202 and the
+volume goes to 'error' too).
 """
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -43,13 +47,15 @@ def source_host(context, snapshot_id=None, source_volid=None):
 
 class Plan:
     """What a create reads before its transaction: the pools to try, best
-    first, and whether the project's usage rows exist."""
+    first, whether the project's usage rows exist, and the scheduler's
+    cached answer the pools come from (None: read now, or the source's)."""
 
-    __slots__ = ('hosts', 'rows_present')
+    __slots__ = ('hosts', 'rows_present', 'cached')
 
-    def __init__(self, hosts, rows_present):
+    def __init__(self, hosts, rows_present, cached=None):
         self.hosts = hosts
         self.rows_present = rows_present
+        self.cached = cached
 
 
 def plan(context, volume, extra_specs, source_host=None):
@@ -59,11 +65,10 @@ def plan(context, volume, extra_specs, source_host=None):
     present = type_quota.rows_present(context, volume.project_id,
                                       volume.volume_type_id)
     if source_host:
-        hosts = [source_host]
-    else:
-        hosts = scheduler.candidate_hosts(context, volume.size, extra_specs,
-                                          volume.availability_zone)
-    return Plan(hosts, present)
+        return Plan([source_host], present)
+    hosts, cached = scheduler.create_hosts(context, volume.size, extra_specs,
+                                           volume.availability_zone)
+    return Plan(hosts, present, cached)
 
 
 def create(context, volume, insert, plan):
@@ -76,15 +81,32 @@ def create(context, volume, insert, plan):
     project's quota refuses it."""
     type_quota.ensure_rows(context, volume.project_id, volume.volume_type_id,
                            plan.rows_present)
-    for host in plan.hosts[:CONF.volume.claim_attempts]:
-        volume.host = host
-        try:
-            insert('create')
+    if _claim_one(volume, insert, plan.hosts, plan.cached):
+        return volume
+    if plan.cached is not None:
+        # The cached pools may have been stale: a read decides.
+        LOG.info('volume %s: reading the pools again', volume.id)
+        if _claim_one(volume, insert, scheduler.refresh(context, plan.cached),
+                      None):
             return volume
-        except claims.NoRoom as exc:
-            LOG.info('volume %s: %s; trying the next pool', volume.id, exc)
     volume.host = None
     insert('create_no_pool')
     LOG.warning('volume %s: no pool can hold %d GiB; it is in error',
                 volume.id, volume.size)
     return volume
+
+
+def _claim_one(volume, insert, hosts, cached):
+    """True once the volume is inserted on one of ``hosts`` (tried in
+    order, at most claim_attempts); a pool without room is dropped from
+    the ``cached`` answer it came from."""
+    for host in hosts[:CONF.volume.claim_attempts]:
+        volume.host = host
+        try:
+            insert('create')
+            return True
+        except claims.NoRoom as exc:
+            LOG.info('volume %s: %s; trying the next pool', volume.id, exc)
+            if cached is not None:
+                scheduler.forget_host(cached, host)
+    return False
