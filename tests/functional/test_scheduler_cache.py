@@ -15,7 +15,7 @@ def scheduler_reads(statements):
     """The allocation candidates' query and the pools' names read among
     ``statements``."""
     flat = [' '.join(s.split()) for s in statements]
-    return [s for s in flat if ' AS wanted JOIN inventories ' in s or
+    return [s for s in flat if 'wanted.class_id, wanted.amount' in s or
             s.startswith('SELECT resource_providers.uuid, '
                          'resource_providers.name FROM')]
 
