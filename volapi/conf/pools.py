@@ -30,7 +30,9 @@ pool_opts = [
     cfg.IntOpt('claim_attempts', default=3, min=1,
                help='How many pools a volume create tries, in the order of '
                     'pool_weigher, when others fill the pool it chose '
-                    'before its claim lands.'),
+                    'before its claim lands (as many again after reading '
+                    'the pools anew, when those it tried came from '
+                    'scheduler_cache_seconds).'),
     cfg.FloatOpt('scheduler_cache_seconds', default=1.0, min=0.0,
                  help='Seconds a volume create may reuse the pools this '
                       'process read for an earlier create of the same '

@@ -44,7 +44,8 @@ from volapi.volume import pools
 
 CONF = cfg.CONF
 PROVIDERS = models.ResourceProvider.__table__
-# Distinct (size, traits, zone) questions kept; the oldest read goes first.
+# Distinct questions (size, traits, zone, weigher) kept; the oldest read
+# goes first.
 CACHED_ANSWERS = 256
 
 
