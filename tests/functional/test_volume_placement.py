@@ -125,6 +125,14 @@ class ScheduleTest(PlacementTestCase):
             # Usage, usage of the type, the provider's lock, its swap.
             self.assertEqual(4, len(statements[first:]), verbs[first:])
             self.assertIn('INSERT INTO allocations', statements[-1])
+        # A type of its own: every create of it writes the type's row (a
+        # delete of the type conflicts with it), as its last statement.
+        self.app.post_json('/v3/types', {'volume_type': {'name': 'gold'}},
+                           headers=ADMIN)
+        statements = volapi_fixtures.statements_sent(
+            lambda: self.create(size=1, volume_type='gold'))
+        self.assertTrue(statements[-1].startswith('UPDATE volume_types'),
+                        statements[-1])
 
     def test_no_pool_with_room_leaves_the_volume_in_error(self):
         volume = self.create(size=31).json['volume']

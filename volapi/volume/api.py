@@ -282,9 +282,9 @@ def create(context, size=None, name=None, description=None,
         type_obj.VolumeType.get_default(context)
         volume, new_type, source, hold, plan = _prepare(
             context, size, volume_type, fields)
-    steps = [lambda ctx: new_type.guard_in_use()]
+    holds = []
     if source is not None:
-        steps.append(engine.prepare(context, hold, source, version=version,
+        holds.append(engine.prepare(context, hold, source, version=version,
                                     reflect=False))
 
     def insert(name):
@@ -296,8 +296,11 @@ def create(context, size=None, name=None, description=None,
         rows = engine.prepare(context, name, volume, version=version)
 
         def run():
-            engine.run(context, claims.read_committed, *steps,
-                       lambda ctx: claim(ctx, volume, rows.execute))
+            engine.run(context, claims.read_committed, *holds,
+                       lambda ctx: claim(ctx, volume, rows.execute),
+                       # Every create of the type writes its row: last,
+                       # so that it is held for one statement.
+                       lambda ctx: new_type.guard_in_use())
         try:
             run()
         except quota.UsageRowMissing:
