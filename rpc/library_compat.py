@@ -12,10 +12,11 @@ tests/unit/test_rpc_library_compat.py fails when they change.
   long an AMQP listener's thread first waits on its socket after a message,
   then 2, 4 ... times that, up to 5 s. The short first wait (1 ms) is for
   acks other threads queue for it, which an RPC listener never does: it
-  acks each request itself before handing it on (``RpcAMQPListener``).
+  acks each request itself before handing it on (``RpcAMQPListener``);
+  volapi has no notification listener, whose acks do wait for it.
   Each wake-up is a trip through kombu's retry wrappers; at 1 ms, five or
-  so per message cost a worker a third of its CPU per volume created. No
-  option sets it.
+  so per message took a third of a worker's Python time per volume
+  created. No option sets it.
 """
 from oslo_messaging import transport
 from oslo_messaging._drivers import amqpdriver
