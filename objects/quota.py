@@ -48,6 +48,10 @@ class OverQuota(Exception):
                          % (resource, requested, in_use, limit))
 
 
+class UsageRowMissing(Exception):
+    """A claim that may not make a usage row found none (see charge)."""
+
+
 # -- limits -------------------------------------------------------------------
 
 def config_defaults(conf):
@@ -325,12 +329,16 @@ def _added(name):
 
 
 def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
-           size=0, enforce=True):
+           size=0, enforce=True, make_missing=True):
     """In the caller's transaction: add to what the project holds (negative
     numbers release), refusing with OverQuota what would exceed a limit
     (``enforce``; a release never is refused). ``size``: the size of the
     one volume claimed, checked against per_volume_gigabytes. Rows made
-    by a caller with no project (internal tools) count against none."""
+    by a caller with no project (internal tools) count against none.
+
+    A missing row is made here, counted from the tables, unless the
+    caller's transaction has already inserted what it charges for (it
+    would count twice): with ``make_missing`` False, UsageRowMissing."""
     if project_id is None:
         return
     values = {'volumes': volumes, 'snapshots': snapshots,
@@ -350,6 +358,8 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
             if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
                 # Nothing held yet: the row, once made, counts this.
                 return
+            if not make_missing:
+                raise UsageRowMissing(project_id)
             create_row(context, project_id)
         except db_exc.ConditionNotMet as exc:
             raise _over_quota(context, conf, project_id, exc.condition,

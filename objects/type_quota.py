@@ -204,6 +204,10 @@ class _Seen:
             while len(self._pairs) > self._size:
                 self._pairs.popitem(last=False)
 
+    def discard(self, pair):
+        with self._lock:
+            self._pairs.pop(pair, None)
+
     def clear(self):
         with self._lock:
             self._pairs.clear()
@@ -216,6 +220,13 @@ def forget_seen():
     """Forget which usage rows were seen (a database emptied, as between
     tests)."""
     _seen.clear()
+
+
+def make_rows_again(context, project_id, volume_type_id):
+    """The rows of a pair seen once but gone since (deleted by hand): made
+    again, each in a transaction of its own, counted from the tables."""
+    _seen.discard((project_id, volume_type_id))
+    ensure_rows(context, project_id, volume_type_id)
 
 
 @db_api.retry_on_deadlock
@@ -341,11 +352,12 @@ def _values(values):
 
 
 def charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
-           gigabytes=0, enforce=True):
+           gigabytes=0, enforce=True, make_missing=True):
     """In the caller's transaction, after objects.quota.charge of the same
     counts: add to what the project holds of the type (negative numbers
     release), refusing with OverQuota (named ``volumes_<type>`` ...) what
-    would exceed a per-type limit (``enforce``; a release never is)."""
+    would exceed a per-type limit (``enforce``; a release never is). A
+    missing row: as objects.quota.charge."""
     if project_id is None or volume_type_id is None:
         return
     values = {'volumes': volumes, 'snapshots': snapshots,
@@ -361,6 +373,8 @@ def charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
         except db_exc.NotFound:
             if not adds:
                 return  # nothing held yet: the row, once made, counts this
+            if not make_missing:
+                raise quota.UsageRowMissing(project_id)
             _create_row(context, project_id, volume_type_id)
         except db_exc.ConditionNotMet as exc:
             raise _over_quota(context, ident, exc.condition.resource,

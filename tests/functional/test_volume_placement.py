@@ -109,25 +109,30 @@ class ScheduleTest(PlacementTestCase):
         self.assertIn(pools.provider_uuid(host('big')),
                       self.allocation(volume['id'])['allocations'])
 
-    def test_the_pool_is_taken_by_the_last_statements(self):
-        # Every create on the pool queues on its provider until the commit:
-        # the volume's rows go in before it is taken. On PostgreSQL the
-        # allocation's rows ride in the provider's compare-and-swap.
+    def test_shared_rows_are_taken_by_the_last_statements(self):
+        # Every create of the project queues on its usage rows, and every
+        # create on the pool on its provider, each until the commit: the
+        # volume's rows go in before them. On PostgreSQL the allocation's
+        # rows ride in the provider's compare-and-swap.
         self.create(size=1)  # the project's and user's records exist
         statements = volapi_fixtures.statements_sent(
             lambda: self.create(size=1))
         verbs = [' '.join(s.split()[:3]) for s in statements]
-        pool = next(i for i, s in enumerate(statements)
-                    if 'FOR UPDATE' in s or s.startswith('UPDATE '
-                                                         'resource_providers'))
-        self.assertLess(verbs.index('UPDATE quota_usages SET'),
-                        verbs.index('INSERT INTO volumes'))
-        self.assertLess(verbs.index('INSERT INTO volumes'), pool)
-        self.assertLess(verbs.index('INSERT INTO workers'), pool)
+        first = verbs.index('UPDATE quota_usages SET')
+        self.assertLess(verbs.index('INSERT INTO volumes'), first)
+        self.assertLess(verbs.index('INSERT INTO workers'), first)
         if self.backend == 'postgresql':
-            # The provider's lock, then its swap.
-            self.assertEqual(2, len(statements[pool:]), verbs[pool:])
+            # Usage, usage of the type, the provider's lock, its swap.
+            self.assertEqual(4, len(statements[first:]), verbs[first:])
             self.assertIn('INSERT INTO allocations', statements[-1])
+        # A type of its own: every create of it writes the type's row (a
+        # delete of the type conflicts with it), as its last statement.
+        self.app.post_json('/v3/types', {'volume_type': {'name': 'gold'}},
+                           headers=ADMIN)
+        statements = volapi_fixtures.statements_sent(
+            lambda: self.create(size=1, volume_type='gold'))
+        self.assertTrue(statements[-1].startswith('UPDATE volume_types'),
+                        statements[-1])
 
     def test_no_pool_with_room_leaves_the_volume_in_error(self):
         volume = self.create(size=31).json['volume']

@@ -26,6 +26,8 @@ from db import exceptions as db_exc
 from db import session
 import objects
 from objects import metadata as metadata_rows
+from objects import quota
+from objects import type_quota
 from objects import volume_list
 from objects import volume_type as type_obj
 from volapi import conf as volapi_conf
@@ -281,9 +283,9 @@ def create(context, size=None, name=None, description=None,
         type_obj.VolumeType.get_default(context)
         volume, new_type, source, hold, plan = _prepare(
             context, size, volume_type, fields)
-    steps = [lambda ctx: new_type.guard_in_use()]
+    holds = []
     if source is not None:
-        steps.append(engine.prepare(context, hold, source, version=version,
+        holds.append(engine.prepare(context, hold, source, version=version,
                                     reflect=False))
 
     def insert(name):
@@ -293,8 +295,19 @@ def create(context, size=None, name=None, description=None,
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
         rows = engine.prepare(context, name, volume, version=version)
-        engine.run(context, claims.read_committed, *steps,
-                   lambda ctx: claim(ctx, volume, rows.execute))
+
+        def run():
+            engine.run(context, claims.read_committed, *holds,
+                       lambda ctx: claim(ctx, volume, rows.execute),
+                       # Every create of the type writes its row: last,
+                       # so that it is held for one statement.
+                       lambda ctx: new_type.guard_in_use())
+        try:
+            run()
+        except quota.UsageRowMissing:
+            type_quota.make_rows_again(context, volume.project_id,
+                                       volume.volume_type_id)
+            run()
 
     placement_create.create(context, volume, insert, plan)
     if volume.status == 'creating':  # else no pool could hold it

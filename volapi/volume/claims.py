@@ -87,15 +87,15 @@ def write_allocation(context, consumer_id, host, size, project_id, user_id,
 
 
 def _charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
-            gigabytes=0, size=0, enforce=True):
+            gigabytes=0, size=0, enforce=True, make_missing=True):
     """The project's usage row, then its row of the volume type, by the
     same counts (each refusing with OverQuota what exceeds its limits)."""
     quota.charge(context, CONF, project_id, volumes=volumes,
                  snapshots=snapshots, gigabytes=gigabytes, size=size,
-                 enforce=enforce)
+                 enforce=enforce, make_missing=make_missing)
     type_quota.charge(context, project_id, volume_type_id, volumes=volumes,
                       snapshots=snapshots, gigabytes=gigabytes,
-                      enforce=enforce)
+                      enforce=enforce, make_missing=make_missing)
 
 
 def _release(context, consumer_id):
@@ -117,28 +117,29 @@ def _held(context, consumer_id):
 # -- volumes -------------------------------------------------------------------
 
 def claim_volume(context, volume, insert):
-    """A new volume (``volume.host`` the pool chosen): one more volume and
-    its size for the project, ``insert(context)`` of the volume's rows,
-    then its allocation on the pool. OverQuota or NoRoom.
+    """A new volume (``volume.host`` the pool chosen): ``insert(context)``
+    of the volume's rows, one more volume and its size for the project,
+    its allocation on the pool. OverQuota, NoRoom, or UsageRowMissing
+    (its usage rows were deleted by hand: the caller makes them again
+    and starts over).
 
-    The rows go in after the usage rows (a usage row made again here is
-    counted from the tables, which must not hold the volume yet) and
-    before the pool's provider, which every create on the pool queues on
-    until the commit: it is then held for the allocation's statements
-    only."""
-    _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
-            gigabytes=volume.size, size=volume.size)
+    The rows every create of the project or on the pool queues on (the
+    usage rows, the pool's provider) are taken last, each held until the
+    commit for as few statements as can be."""
     insert(context)
+    _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
+            gigabytes=volume.size, size=volume.size, make_missing=False)
     _write(context, volume.id, volume.host, volume.size, volume.project_id,
            volume.user_id, VOLUME_CONSUMER, None)
 
 
 def count_volume(context, volume, insert):
-    """A new volume that no pool could hold (it is in 'error' at once): it
-    counts against ``volumes`` only, ``insert(context)`` makes its rows,
-    and a user message says why. OverQuota."""
-    _charge(context, volume.project_id, volume.volume_type_id, volumes=1)
+    """A new volume that no pool could hold (it is in 'error' at once):
+    ``insert(context)`` makes its rows, it counts against ``volumes``
+    only, and a user message says why. OverQuota or UsageRowMissing."""
     insert(context)
+    _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
+            make_missing=False)
     message.record(context, volume.project_id, 'VOLUME', volume.id,
                    message.SCHEDULE_ALLOCATE_VOLUME,
                    message.NO_BACKEND_AVAILABLE)
