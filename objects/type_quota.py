@@ -170,12 +170,13 @@ def rows_present(context, project_id, volume_type_id):
     process has seen (see _Seen), without reading."""
     if project_id is None or (project_id, volume_type_id) in _seen:
         return True, True
-    pair = USAGES.c.id == row_id(project_id, volume_type_id) \
-        if volume_type_id is not None else sa.false()
+    project = sa.exists().where(quota.USAGES.c.project_id == project_id)
     with session.reader.connection.using(context) as conn:
-        return conn.execute(sa.select(
-            sa.exists().where(quota.USAGES.c.project_id == project_id),
-            sa.exists().where(pair))).one()
+        if volume_type_id is None:
+            # No type (a volume from before types): no pair row to make.
+            return conn.execute(sa.select(project)).scalar(), True
+        return tuple(conn.execute(sa.select(project, sa.exists().where(
+            USAGES.c.id == row_id(project_id, volume_type_id)))).one())
 
 
 def _insert_once(create, *args):

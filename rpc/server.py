@@ -4,6 +4,7 @@ pool (``executor_thread_pool_size``) and nothing else."""
 import oslo_messaging
 from oslo_log import log as logging
 
+from rpc import library_compat
 from rpc import serializer as rpc_serializer
 
 LOG = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ class RPCServer:
 
     def __init__(self, transport, topic, server, endpoints, context_class,
                  exposed=None):
+        library_compat.slow_listener_wake_ups()
         target = oslo_messaging.Target(topic=topic, server=server)
         self.topic, self.server = topic, server
         self._server = oslo_messaging.get_rpc_server(

@@ -208,6 +208,7 @@ class LifeTest(PlacementTestCase):
                      lambda status: status == 404)
 
     def test_create_extend_snapshot_clone_delete(self):
+        snapshots = []
         volume = self.create(size=2).json['volume']
         self.wait(volume['id'], 'available')
         self.app.post_json('/v3/volumes/%s/action' % volume['id'],
@@ -217,11 +218,17 @@ class LifeTest(PlacementTestCase):
         self.assertEqual(3, invariant.disk_gb(self.context,
                                               host('big')).allocated)
         self.wait(volume['id'], 'available')
-        snapshot = self.app.post_json('/v3/snapshots', {'snapshot': {
-            'volume_id': volume['id']}}, headers=self.owner,
-            status=202).json['snapshot']
+        statements = volapi_fixtures.statements_sent(
+            lambda: snapshots.append(self.app.post_json(
+                '/v3/snapshots', {'snapshot': {'volume_id': volume['id']}},
+                headers=self.owner, status=202).json['snapshot']))
+        snapshot = snapshots[0]
         self.assertEqual(6, invariant.disk_gb(self.context,
                                               host('big')).allocated)
+        # As a volume's: the snapshot's rows before the shared rows.
+        verbs = [' '.join(s.split()[:3]) for s in statements]
+        self.assertLess(verbs.index('INSERT INTO snapshots'),
+                        verbs.index('UPDATE quota_usages SET'))
         vwf.wait_for(lambda: self.app.get(
             '/v3/snapshots/%s' % snapshot['id'],
             headers=self.owner).json['snapshot']['status'],

@@ -1,7 +1,10 @@
 """The volume manager with the file driver, on the backend under test:
 each operation claims its workers row, does the storage work and ends the
 transition; a lost claim or a resource that moved on changes nothing."""
+import logging
 import os
+
+import fixtures
 
 from db import models
 import objects
@@ -44,6 +47,14 @@ class ManagerTest(base.DatabaseTestCase):
         self.assertTrue(volume.provider_location.startswith(
             self.worker.driver.volumes_dir))
         self.assertNoWorkerRow('volume', volume.id)
+
+    def test_an_operation_logs_one_info_line(self):
+        logger = self.useFixture(fixtures.FakeLogger(
+            name='volapi.volume.manager', level=logging.INFO))
+        volume = wf.make_volume(self.context)
+        self.manager.create_volume(self.context, volume)
+        self.assertEqual(['create_done of %s applied' % volume.id],
+                         logger.output.splitlines())
 
     def test_driver_failure_ends_in_error(self):
         source = self.created_volume()

@@ -7,10 +7,12 @@ import time
 import uuid
 
 import oslo_messaging
+from oslo_messaging._drivers import amqpdriver
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 import objects
+from rpc import library_compat
 from rpc import serializer as rpc_serializer
 from rpc import server as rpc_server
 from rpc import transport as rpc_transport
@@ -216,6 +218,18 @@ class FakeTransportTest(TransportContract, base.TestCase):
 
 
 class TransportTest(base.TestCase):
+
+    def test_a_server_makes_its_listeners_wake_up_rarely(self):
+        # AMQP listeners' first wait after a message (rpc.library_compat).
+        self.addCleanup(setattr, amqpdriver, 'ACK_REQUEUE_EVERY_SECONDS_MIN',
+                        amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MIN)
+        amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MIN = 0.001
+        transport = oslo_messaging.get_rpc_transport(self.config.conf)
+        self.addCleanup(transport.cleanup)
+        rpc_server.RPCServer(transport, 'topic', 'w1@file', [Recorder('w1')],
+                             context_class=volapi_context.RequestContext)
+        self.assertEqual(library_compat.LISTENER_FIRST_WAIT,
+                         amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MIN)
 
     def test_one_transport_per_url(self):
         self.addCleanup(rpc_transport.cleanup)

@@ -1,8 +1,11 @@
 """What rpc/library_compat.py reads inside oslo.messaging is still there
 and still what oslo.messaging registers when it makes a transport."""
+import types
+
 from oslo_config import cfg
 import oslo_messaging
 from oslo_messaging import opts as messaging_opts
+from oslo_messaging._drivers import amqpdriver
 
 from rpc import library_compat
 from tests import base
@@ -30,3 +33,50 @@ class MessagingCompatTest(base.TestCase):
         self.addCleanup(transport.cleanup)
         self.assertEqual(rpc_conf.DEFAULT_TRANSPORT_URL, conf.transport_url)
         self.assertEqual(rpc_conf.CONTROL_EXCHANGE, conf.control_exchange)
+
+
+class ListenerWakeUpsCompatTest(base.TestCase):
+    """slow_listener_wake_ups() sets the first wait of a listener's
+    thread, and that thread has nothing else to do sooner: an RPC request
+    is acked by the listener itself, never queued for its next wake-up."""
+
+    def setUp(self):
+        super().setUp()
+        saved = amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MIN
+        self.addCleanup(setattr, amqpdriver, 'ACK_REQUEUE_EVERY_SECONDS_MIN',
+                        saved)
+        library_compat.slow_listener_wake_ups()
+
+    def test_a_listener_starts_its_waits_at_the_first_wait(self):
+        driver = types.SimpleNamespace(prefetch_size=1)
+        listener = amqpdriver.RpcAMQPListener(driver, conn=None)
+        self.addCleanup(listener._message_operations_handler.stop)
+        self.assertEqual(library_compat.LISTENER_FIRST_WAIT,
+                         listener._current_timeout)
+        self.assertLess(amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MIN,
+                        amqpdriver.ACK_REQUEUE_EVERY_SECONDS_MAX)
+
+    def test_an_rpc_request_is_acked_by_the_listener_not_queued(self):
+        queued, acked = [], []
+        listener = amqpdriver.RpcAMQPListener(
+            types.SimpleNamespace(prefetch_size=1), conn=None)
+        self.addCleanup(listener._message_operations_handler.stop)
+        listener._message_operations_handler = types.SimpleNamespace(
+            do=queued.append)
+        # What the rabbit consumer hands the listener: the message's dict
+        # that acks itself.
+        received = ReceivedMessage(
+            {'_unique_id': 'u1', 'method': 'create_volume', 'args': {}})
+        received.acknowledge = lambda: acked.append('listener')
+        listener(received)
+        self.assertEqual(['listener'], acked)
+        incoming = listener.incoming.pop()
+        self.assertIs(amqpdriver.AMQPIncomingMessage, type(incoming))
+        # The server's own acknowledge (before dispatching) queues nothing.
+        incoming.acknowledge()
+        incoming.requeue()
+        self.assertEqual(([], ['listener']), (queued, acked))
+
+
+class ReceivedMessage(dict):
+    """A dict that can carry an ``acknowledge`` attribute."""

@@ -177,15 +177,17 @@ def release_volume(context, volume):
 # -- snapshots -----------------------------------------------------------------
 
 def claim_snapshot(context, snapshot):
-    """A new snapshot: one more snapshot and its ``volume_size`` for the
-    project, held on its volume's pool (as Cinder counts snapshot
-    gigabytes). OverQuota or NoRoom. The caller holds the volume's row."""
+    """A new snapshot, its rows inserted: one more snapshot and its
+    ``volume_size`` for the project, held on its volume's pool (as Cinder
+    counts snapshot gigabytes). OverQuota, NoRoom or UsageRowMissing (as
+    :func:`claim_volume`). The caller holds the volume's row."""
     volume = db_api.read_columns(context, models.Volume, snapshot.volume_id,
                                  ['host'])
     host = volume and volume['host']
     on_pool = bool(host) and bool(_held(context, snapshot.volume_id))
     _charge(context, snapshot.project_id, snapshot.volume_type_id,
-            snapshots=1, gigabytes=snapshot.volume_size if on_pool else 0)
+            snapshots=1, gigabytes=snapshot.volume_size if on_pool else 0,
+            make_missing=False)
     if not on_pool:
         return  # its volume holds no pool: neither does the snapshot
     _write(context, snapshot.id, host, snapshot.volume_size,

@@ -6,6 +6,8 @@ import uuid
 
 import objects
 from objects import metadata as metadata_rows
+from objects import quota
+from objects import type_quota
 from volapi.volume import api as volume_api
 from volapi.volume import claims
 from volapi.volume.transitions import engine
@@ -38,13 +40,18 @@ def create(context, volume_id, name=None, description=None, force=False,
         snapshot.volume_type_id = volume.volume_type_id
         return [engine.prepare(ctx, 'snapshot_create', volume,
                                version=version, force=bool(force)),
-                # Before the row it counts.
-                lambda ctx: claims.claim_snapshot(ctx, snapshot),
                 engine.prepare(ctx, 'snapshot_new', snapshot),
                 lambda ctx: metadata_rows.SNAPSHOT.insert(
-                    ctx, snapshot.id, metadata or {})]
+                    ctx, snapshot.id, metadata or {}),
+                # Last: see claims.claim_snapshot.
+                lambda ctx: claims.claim_snapshot(ctx, snapshot)]
 
-    volume_api.claiming_on_volume(context, volume_id, build, authorize)
+    try:
+        volume_api.claiming_on_volume(context, volume_id, build, authorize)
+    except quota.UsageRowMissing:
+        type_quota.make_rows_again(context, snapshot.project_id,
+                                   snapshot.volume_type_id)
+        volume_api.claiming_on_volume(context, volume_id, build, authorize)
     volume_api.worker_client().create_snapshot(context, snapshot)
     return snapshot
 
