@@ -17,6 +17,11 @@ one place; tests/unit/test_db_library_compat.py fails when one changes.
   (tuples), for reads of thousands of rows where making a Row of each
   costs as much as the driver's own fetch. The statement still runs
   through Connection.execute (its events and error handling).
+- A Connection's ``_has_events``, ``dispatch`` and
+  ``_handle_dbapi_exception``: to run a statement on the DBAPI cursor
+  (driver_execute) with SQLAlchemy's cursor events and its handling of a
+  driver's error (oslo.db's translation, invalidation of a lost
+  connection), without its statement cache look-up and result setup.
 """
 import sqlalchemy
 
@@ -49,3 +54,42 @@ def driver_rows(result):
         return result.cursor.fetchall()
     finally:
         result.close()
+
+
+_COMPILED = {}
+
+
+def driver_execute(conn, statement, params):
+    """Every row of ``statement`` (a SELECT whose binds and columns need no
+    processing on this dialect) with ``params`` (by name), as the driver's
+    tuples, run on ``conn``'s DBAPI cursor. On psycopg this spares reading
+    the cursor's description, which builds an object per column."""
+    key = (conn.dialect.name, statement)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        compiled = statement.compile(dialect=conn.dialect)
+        compiled = _COMPILED[key] = (
+            str(compiled), dict(compiled.params),
+            tuple(compiled.positiontup) if compiled.positional else None)
+    sql, defaults, positions = compiled
+    params = dict(defaults, **params)
+    if positions is not None:
+        params = tuple(params[name] for name in positions)
+    dbapi_connection = conn.connection
+    cursor = None
+    try:
+        cursor = dbapi_connection.cursor()
+        if conn._has_events or conn.engine._has_events:
+            for listener in conn.dispatch.before_cursor_execute:
+                sql, params = listener(conn, cursor, sql, params, None, False)
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        if conn._has_events or conn.engine._has_events:
+            conn.dispatch.after_cursor_execute(conn, cursor, sql, params,
+                                               None, False)
+        return rows
+    except Exception as error:
+        conn._handle_dbapi_exception(error, sql, params, cursor, None)
+    finally:
+        if cursor is not None:
+            cursor.close()

@@ -2,12 +2,14 @@
 view needs besides the row: metadata, type, attachments).
 """
 import datetime
+import typing
 
 import sqlalchemy as sa
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
 
 from db import exceptions
+from db import library_compat
 from db import models
 from db import session
 from objects import pagination
@@ -16,6 +18,7 @@ VOLUMES = models.Volume.__table__
 METADATA = models.VolumeMetadata.__table__
 ATTACHMENTS = models.VolumeAttachment.__table__
 TYPES = models.VolumeType.__table__
+_UTC = datetime.timezone.utc
 # Each column's Python type, for the API's filters.
 COLUMN_TYPES = {column.key: column.type.python_type for column in VOLUMES.c}
 
@@ -34,19 +37,26 @@ _ATTACHMENTS_OF = sa.select(ATTACHMENTS).where(
     ATTACHMENTS.c.deleted == sa.false()).order_by(ATTACHMENTS.c.created_at)
 _TYPES = sa.select(TYPES).where(
     TYPES.c.id.in_(sa.bindparam('ids', expanding=True)))
-# One volume with its type's columns (labelled type__<column>) and one
-# metadata key and value per row (a volume without metadata: one row of
-# NULLs there): what a volume's view needs, in one statement.
-_TYPE_PREFIX = 'type__'
-_DETAILED = sa.select(
-    VOLUMES, *[column.label(_TYPE_PREFIX + column.key) for column in TYPES.c],
-    METADATA.c.key.label('metadata__key'),
-    METADATA.c.value.label('metadata__value')).select_from(
+# What a volume's view shows (volapi/api/views/volumes.py), its policy
+# checks and its attachments' read need, by attribute name.
+SHOWN_COLUMNS = (
+    'id', 'project_id', 'user_id', 'host', 'size', 'availability_zone',
+    'status', 'attach_status', 'migration_status', 'name_id',
+    'display_name', 'display_description', 'volume_type_id',
+    'source_volid', 'snapshot_id', 'bootable', 'multiattach',
+    'replication_status', 'consistencygroup_id', 'group_id', 'created_at',
+    'updated_at')
+_SHOWN_TIMES = ('created_at', 'updated_at')
+# One volume with its type's id and name and one metadata key and value per
+# row (a volume without metadata: one row of NULLs there), in one statement.
+_SHOWN = sa.select(
+    *[VOLUMES.c[name] for name in SHOWN_COLUMNS], TYPES.c.id, TYPES.c.name,
+    METADATA.c.key, METADATA.c.value).select_from(
     VOLUMES.outerjoin(TYPES, TYPES.c.id == VOLUMES.c.volume_type_id)
     .outerjoin(METADATA, METADATA.c.volume_id == VOLUMES.c.id)).where(
     VOLUMES.c.id == sa.bindparam('volume_id'),
     VOLUMES.c.deleted == sa.false())
-_DETAILED_PROJECT = _DETAILED.where(
+_SHOWN_PROJECT = _SHOWN.where(
     VOLUMES.c.project_id == sa.bindparam('project_id'))
 
 
@@ -62,7 +72,7 @@ def _volume_maker():
     stored = [(name, ovo_base._get_attrname(name),
                isinstance(Volume.fields[name], ovo_fields.DateTimeField))
               for name in columns]
-    utc = datetime.timezone.utc
+    utc = _UTC
 
     def make(context, row):
         volume = Volume(context)
@@ -87,50 +97,68 @@ def volume_from_row(context, row):
     return _make_volume(context, row)
 
 
-def _by_id(conn, context, volume_id, project_only, own_project,
-           any_project):
-    """Run ``own_project`` (bound to the caller's project: a non-admin's
-    view) or ``any_project`` for ``volume_id``."""
+def _by_id(context, volume_id, project_only, own_project, any_project):
+    """(statement, parameters) to read ``volume_id``: ``own_project``
+    bound to the caller's project (a non-admin's view) or
+    ``any_project``."""
     if project_only and not context.is_admin:
-        return conn.execute(own_project, {'volume_id': volume_id,
-                                          'project_id': context.project_id})
-    return conn.execute(any_project, {'volume_id': volume_id})
+        return own_project, {'volume_id': volume_id,
+                             'project_id': context.project_id}
+    return any_project, {'volume_id': volume_id}
 
 
 def get(context, volume_id, project_only=True):
     """The live volume ``volume_id``; another project's is NotFound to a
     non-admin, as if it did not exist."""
     with session.reader.connection.using(context) as conn:
-        row = _by_id(conn, context, volume_id, project_only,
-                     _LIVE_PROJECT_VOLUME, _LIVE_VOLUME).mappings().first()
+        row = conn.execute(*_by_id(
+            context, volume_id, project_only, _LIVE_PROJECT_VOLUME,
+            _LIVE_VOLUME)).mappings().first()
     if row is None:
         raise exceptions.NotFound('volume', volume_id)
     return volume_from_row(context, row)
 
 
-def get_detailed(context, volume_id, project_only=True):
-    """:func:`get` with the volume's ``metadata`` and ``volume_type``
-    filled, read in one statement."""
+class TypeName(typing.NamedTuple):
+    """A shown volume's type: its name is all the view reads of it."""
+    name: str
+
+
+class ShownVolume:
+    """A volume as its view reads it: the attributes of SHOWN_COLUMNS with
+    a Volume's values (times in UTC), ``metadata`` and ``volume_type``."""
+    __slots__ = SHOWN_COLUMNS + ('metadata', 'volume_type')
+
+    def __init__(self, rows):
+        first = rows[0]
+        for name, value in zip(SHOWN_COLUMNS, first):
+            setattr(self, name, value)
+        for name in _SHOWN_TIMES:
+            value = getattr(self, name)
+            if value is not None and value.tzinfo is None:
+                setattr(self, name, value.replace(tzinfo=_UTC))
+        count = len(SHOWN_COLUMNS)
+        type_id, type_name = first[count], first[count + 1]
+        self.volume_type = None if type_id is None else TypeName(type_name)
+        self.metadata = {row[count + 2]: row[count + 3] for row in rows
+                         if row[count + 2] is not None}
+
+
+def get_shown(context, volume_id, project_only=True):
+    """:func:`get`'s volume as its view reads it, with its ``metadata``
+    and ``volume_type``, read in one statement."""
+    statement, params = _by_id(context, volume_id, project_only,
+                               _SHOWN_PROJECT, _SHOWN)
     with session.reader.connection.using(context) as conn:
-        rows = _by_id(conn, context, volume_id, project_only,
-                      _DETAILED_PROJECT, _DETAILED).mappings().all()
+        # psycopg gives these columns as SQLAlchemy would (ShownVolumeTest);
+        # other drivers' booleans and times need SQLAlchemy's processing.
+        if conn.dialect.name == 'postgresql':
+            rows = library_compat.driver_execute(conn, statement, params)
+        else:
+            rows = conn.execute(statement, params).all()
     if not rows:
         raise exceptions.NotFound('volume', volume_id)
-    first = rows[0]
-    volume = volume_from_row(context, first)
-    volume.metadata = {row['metadata__key']: row['metadata__value']
-                       for row in rows if row['metadata__key'] is not None}
-    volume.volume_type = _type_from_row(context, first)
-    volume.obj_reset_changes(['metadata', 'volume_type'])
-    return volume
-
-
-def _type_from_row(context, row):
-    from objects.volume_type import VolumeType
-    if row[_TYPE_PREFIX + 'id'] is None:
-        return None
-    return VolumeType._from_row(context, {
-        column.key: row[_TYPE_PREFIX + column.key] for column in TYPES.c})
+    return ShownVolume(rows)
 
 
 def _filtered(query, project_id, filters):

@@ -55,19 +55,28 @@ class Decisions:
         """Whether ``context`` may do ``action`` on ``target``: as decided
         before, or as ``decide()`` (which asks oslo.policy) says now. A
         target or credential that cannot be hashed is decided afresh."""
+        return self.allowed_each((action,), target, context,
+                                 lambda _action: decide())[0]
+
+    def allowed_each(self, actions, target, context, decide):
+        """[allowed(action, ...) for each of ``actions``], with the
+        credentials and target made hashable once; ``decide(action)``
+        asks oslo.policy."""
         self._current_rules()
         credentials = volapi_context.policy_values_key(context)
         frozen_target = _frozen(target)
-        key = None
-        if credentials is not None and frozen_target is not None:
+        remember = credentials is not None and frozen_target is not None
+        decisions = self._decisions
+        answers = []
+        for action in actions:
             key = (action, credentials, context.is_admin, frozen_target)
-            allowed = self._decisions.get(key)
-            if allowed is not None:
-                return allowed
-        allowed = bool(decide())
-        if key is not None:
-            with self._lock:
-                if len(self._decisions) >= MAX_REMEMBERED:
-                    self._decisions.clear()
-                self._decisions[key] = allowed
-        return allowed
+            allowed = decisions.get(key) if remember else None
+            if allowed is None:
+                allowed = bool(decide(action))
+                if remember:
+                    with self._lock:
+                        if len(decisions) >= MAX_REMEMBERED:
+                            decisions.clear()
+                        decisions[key] = allowed
+            answers.append(allowed)
+        return answers

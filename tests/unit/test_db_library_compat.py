@@ -64,3 +64,38 @@ class DriverRowsTest(base.DatabaseTestCase):
         self.assertEqual(expected, [tuple(row) for row in rows])
         self.assertEqual([int, float, str], [type(v) for v in rows[0]])
         self.assertTrue(result.closed)
+
+
+class DriverExecuteTest(base.DatabaseTestCase):
+    """library_compat.driver_execute runs a statement as Connection.execute
+    would, on the backend under test: same rows, cursor events, and a lost
+    connection is oslo.db's DBConnectionError with the connection
+    invalidated."""
+
+    query = sqlalchemy.select(
+        sqlalchemy.literal(7, sqlalchemy.Integer),
+        sqlalchemy.bindparam('name', type_=sqlalchemy.String(36)))
+
+    def test_rows_and_events(self):
+        from db import session
+        from tests import fixtures as test_fixtures
+        with session.get_engine().connect() as conn:
+            expected = [tuple(row) for row in
+                        conn.execute(self.query, {'name': 'a-b'}).all()]
+            rows = []
+            sent = test_fixtures.statements_sent(
+                lambda: rows.extend(library_compat.driver_execute(
+                    conn, self.query, {'name': 'a-b'})))
+        self.assertEqual([(7, 'a-b')], expected)
+        self.assertEqual(expected, [tuple(row) for row in rows])
+        self.assertEqual(1, len(sent))
+
+    def test_lost_connection(self):
+        from oslo_db import exception as oslo_db_exc
+        from db import session
+        with session.get_engine().connect() as conn:
+            conn.connection.driver_connection.close()
+            self.assertRaises(oslo_db_exc.DBConnectionError,
+                              library_compat.driver_execute, conn,
+                              self.query, {'name': 'a'})
+            self.assertTrue(conn.invalidated)

@@ -47,6 +47,23 @@ class DecisionsTest(base.TestCase):
         self.assertTrue(self.allowed(admin, {'project_id': 'q'}))
         self.assertEqual(3, len(self.asked))
 
+    def test_each_action_asked_once(self):
+        member = _context(['member'])
+        self.enforcer.register_default(
+            oslo_policy.RuleDefault('thing:see', '@'))
+
+        def decide(action):
+            self.asked.append(action)
+            return self.enforcer.enforce(action, {'project_id': 'p'},
+                                         member.to_policy_values())
+        for _ in range(2):
+            self.assertEqual([False, True], self.decisions.allowed_each(
+                ('thing:do', 'thing:see'), {'project_id': 'p'}, member,
+                decide))
+        self.assertEqual(['thing:do', 'thing:see'], self.asked)
+        self.assertFalse(self.allowed(member))
+        self.assertEqual(2, len(self.asked))
+
     def test_unhashable_target_is_asked_every_time(self):
         target = {'project_id': 'p', 'metadata': {'a': 'b'}}
         for _ in range(2):

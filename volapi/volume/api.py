@@ -138,10 +138,11 @@ def _one(name, **params):
 # -- reading ----------------------------------------------------------------
 
 def get_volume_details(context, volume_id, authorize=None):
-    """(volume, its attachments), with its metadata and type, read in one
-    transaction: one statement, two if the volume is attached."""
+    """(volume as its view reads it, its attachments), with its metadata
+    and type, read in one transaction: one statement, two if the volume is
+    attached."""
     with session.reader.connection.using(context):
-        volume = volume_list.get_detailed(context, volume_id)
+        volume = volume_list.get_shown(context, volume_id)
         if authorize is not None:
             authorize(volume)
         attachments = volume_list.load_attachments(context, [volume])

@@ -74,17 +74,15 @@ def detail(request, volume, attachments=(), permissions=None):
     return view
 
 
+_VIEW_RULES = (volume_policies.TENANT_ATTRIBUTE,
+               volume_policies.HOST_ATTRIBUTE,
+               volume_policies.MIG_STATUS_ATTRIBUTE)
+
+
 def view_permissions(context, project_id):
-    target = {'project_id': project_id}
-    return {
-        'tenant': policy.authorize(context, volume_policies.TENANT_ATTRIBUTE,
-                                   target, do_raise=False),
-        'host': policy.authorize(context, volume_policies.HOST_ATTRIBUTE,
-                                 target, do_raise=False),
-        'migration': policy.authorize(
-            context, volume_policies.MIG_STATUS_ATTRIBUTE, target,
-            do_raise=False),
-    }
+    tenant, host, migration = policy.allowed_each(
+        context, _VIEW_RULES, {'project_id': project_id})
+    return {'tenant': tenant, 'host': host, 'migration': migration}
 
 
 def show(request, volume, attachments=()):
