@@ -189,7 +189,8 @@ def _insert_once(create, *args):
 class _Seen:
     """A bounded set of the (project, type) pairs whose rows this process
     has seen exist. Usage rows are never deleted, so a pair seen needs no
-    further read; were one gone anyway, the claim would make it."""
+    further read; were one gone anyway, the claim finds out (see
+    objects.quota.charge)."""
 
     def __init__(self, size):
         self._pairs = collections.OrderedDict()
@@ -237,9 +238,9 @@ def ensure_rows(context, project_id, volume_type_id, present=None):
     new project's first creates, many at once, then wait for one short
     insert instead of each sending its whole claim round again on MySQL's
     deadlocks between their inserts. (A claim that still finds no row
-    makes it itself: see objects.quota.charge.) One read when both
-    exist, none once this process has seen them or if the caller read
-    them already (``present``, what :func:`rows_present` said, e.g. in a
+    makes it, or has it made again: see objects.quota.charge.) One read
+    when both exist, none once this process has seen them or if the
+    caller read them already (``present``, what :func:`rows_present` said, e.g. in a
     transaction of other reads)."""
     if project_id is None or (project_id, volume_type_id) in _seen:
         return

@@ -53,21 +53,28 @@ class ClaimRaceTest(api_fixtures.APITestCase):
                                 .where(volumes.c.deleted == sa.false())
                                 ).all()
 
+    def fresh_pool(self, round_):
+        """Each round a new pool with room for 10; the full ones from the
+        rounds before are no candidates."""
+        pool = 'tight' if round_ == 0 else 'round%d' % round_
+        self.config.set('volume', file_pools=['%s:10' % pool])
+        self.pools.reporter.report()
+        return pool
+
+    def assert_filled(self, pool, statuses):
+        self.assertEqual({'creating': 10, 'error': 22},
+                         {s: statuses.count(s) for s in set(statuses)})
+        self.assertEqual(10, invariant.disk_gb(
+            self.context, self.pools.host_of(pool)).allocated)
+
     def test_creates_fill_the_pool_exactly(self):
         self.config.set('quota', volumes=-1, gigabytes=-1)
         for round_ in range(ROUNDS):
-            # Each round a new pool with room for 10; the full ones from
-            # the rounds before are no candidates.
-            pool = 'tight' if round_ == 0 else 'round%d' % round_
-            self.config.set('volume', file_pools=['%s:10' % pool])
-            self.pools.reporter.report()
+            pool = self.fresh_pool(round_)
             project = api_fixtures.caller('race-%d' % round_)
             statuses = concurrently(lambda i: self.post(
                 project, 202).json['volume']['status'])
-            self.assertEqual({'creating': 10, 'error': 22},
-                             {s: statuses.count(s) for s in set(statuses)})
-            self.assertEqual(10, invariant.disk_gb(
-                self.context, self.pools.host_of(pool)).allocated)
+            self.assert_filled(pool, statuses)
             messages = self.app.get('/v3/messages', headers=dict(
                 project, **{'OpenStack-API-Version': 'volume 3.3'})).json[
                     'messages']
@@ -77,17 +84,12 @@ class ClaimRaceTest(api_fixtures.APITestCase):
         # No project's usage row serialises these claims: only the pool's.
         self.config.set('quota', volumes=-1, gigabytes=-1)
         for round_ in range(ROUNDS):
-            pool = 'tight' if round_ == 0 else 'round%d' % round_
-            self.config.set('volume', file_pools=['%s:10' % pool])
-            self.pools.reporter.report()
+            pool = self.fresh_pool(round_)
             projects = [api_fixtures.caller('race-%d-%d' % (round_, i))
                         for i in range(CLIENTS)]
             statuses = concurrently(lambda i: self.post(
                 projects[i], 202).json['volume']['status'])
-            self.assertEqual({'creating': 10, 'error': 22},
-                             {s: statuses.count(s) for s in set(statuses)})
-            self.assertEqual(10, invariant.disk_gb(
-                self.context, self.pools.host_of(pool)).allocated)
+            self.assert_filled(pool, statuses)
 
     def test_creates_stop_at_the_volumes_quota(self):
         self.config.set('volume', file_pools=['tight:100'])

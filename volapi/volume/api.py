@@ -26,8 +26,6 @@ from db import exceptions as db_exc
 from db import session
 import objects
 from objects import metadata as metadata_rows
-from objects import quota
-from objects import type_quota
 from objects import volume_list
 from objects import volume_type as type_obj
 from volapi import conf as volapi_conf
@@ -295,19 +293,13 @@ def create(context, size=None, name=None, description=None,
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
         rows = engine.prepare(context, name, volume, version=version)
-
-        def run():
-            engine.run(context, claims.read_committed, *holds,
-                       lambda ctx: claim(ctx, volume, rows.execute),
-                       # Every create of the type writes its row: last,
-                       # so that it is held for one statement.
-                       lambda ctx: new_type.guard_in_use())
-        try:
-            run()
-        except quota.UsageRowMissing:
-            type_quota.make_rows_again(context, volume.project_id,
-                                       volume.volume_type_id)
-            run()
+        claims.with_usage_rows(
+            context, volume, lambda: engine.run(
+                context, claims.read_committed, *holds,
+                lambda ctx: claim(ctx, volume, rows.execute),
+                # Every create of the type writes its row: last, so that
+                # it is held for one statement.
+                lambda ctx: new_type.guard_in_use()))
 
     placement_create.create(context, volume, insert, plan)
     if volume.status == 'creating':  # else no pool could hold it

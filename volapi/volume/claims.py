@@ -114,14 +114,27 @@ def _held(context, consumer_id):
                for resources in held['allocations'].values())
 
 
+def with_usage_rows(context, counted, run):
+    """``run()``, the transaction of a claim that inserts ``counted`` (a
+    volume or snapshot) before it counts it (:func:`claim_volume`,
+    :func:`count_volume`, :func:`claim_snapshot`): if it found the usage
+    rows of ``counted``'s project and type deleted by hand, they are made
+    again apart, counted from the tables, and it runs once more."""
+    try:
+        return run()
+    except quota.UsageRowMissing:
+        type_quota.make_rows_again(context, counted.project_id,
+                                   counted.volume_type_id)
+        return run()
+
+
 # -- volumes -------------------------------------------------------------------
 
 def claim_volume(context, volume, insert):
     """A new volume (``volume.host`` the pool chosen): ``insert(context)``
     of the volume's rows, one more volume and its size for the project,
     its allocation on the pool. OverQuota, NoRoom, or UsageRowMissing
-    (its usage rows were deleted by hand: the caller makes them again
-    and starts over).
+    (its usage rows were deleted by hand: see :func:`with_usage_rows`).
 
     The rows every create of the project or on the pool queues on (the
     usage rows, the pool's provider) are taken last, each held until the

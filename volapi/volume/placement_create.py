@@ -2,9 +2,10 @@
 
 The volume row, its workers row, the project's quota usage and the
 volume's DISK_GB allocation on the chosen pool are written in ONE
-transaction (volapi.volume.api.create's: the claim, then the 'create'
-transition). The pools tried are the scheduler's candidates, best first,
-or the source's pool for a volume made from a snapshot or another volume. A pool that fills
+transaction (volapi.volume.api.create's: the 'create' transition's rows,
+then the claim, see volapi.volume.claims.claim_volume). The pools tried
+are the scheduler's candidates, best first, or the source's pool for a
+volume made from a snapshot or another volume. A pool that fills
 before our claim lands (another create won the race) makes us try the
 next one, at most ``[volume] claim_attempts``. The candidates may come
 from the scheduler's cache (volapi.volume.scheduler.create_hosts): when

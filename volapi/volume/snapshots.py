@@ -6,8 +6,6 @@ import uuid
 
 import objects
 from objects import metadata as metadata_rows
-from objects import quota
-from objects import type_quota
 from volapi.volume import api as volume_api
 from volapi.volume import claims
 from volapi.volume.transitions import engine
@@ -46,12 +44,8 @@ def create(context, volume_id, name=None, description=None, force=False,
                 # Last: see claims.claim_snapshot.
                 lambda ctx: claims.claim_snapshot(ctx, snapshot)]
 
-    try:
-        volume_api.claiming_on_volume(context, volume_id, build, authorize)
-    except quota.UsageRowMissing:
-        type_quota.make_rows_again(context, snapshot.project_id,
-                                   snapshot.volume_type_id)
-        volume_api.claiming_on_volume(context, volume_id, build, authorize)
+    claims.with_usage_rows(context, snapshot, lambda: (
+        volume_api.claiming_on_volume(context, volume_id, build, authorize)))
     volume_api.worker_client().create_snapshot(context, snapshot)
     return snapshot
 
