@@ -28,10 +28,11 @@ def listen(prog, conf, bind):
     address, its application not set yet; when the address cannot be had,
     say which and how to change it, and exit 1 (no traceback: it is the
     operator's to fix, not a bug)."""
-    from volapi import wsgi
+    from volapi.wsgi import server
     try:
-        return wsgi.make_server(None, wsgi.bind_address(conf, bind))
-    except wsgi.CannotListen as e:
+        return server.make_server(None, server.bind_address(conf, bind),
+                                  conf.api.keepalive_timeout)
+    except server.CannotListen as e:
         problem = str(e)
     # Logged out of the except block: the log line carries no exception.
     LOG.error('%s', problem)
