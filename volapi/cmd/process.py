@@ -1,6 +1,8 @@
-"""What volapi's long-running commands share: their command line and how
-they wait for SIGTERM (or SIGINT) to shut down gracefully."""
+"""What volapi's long-running commands share: their command line, how
+they wait for SIGTERM (or SIGINT) to shut down gracefully, and what they
+built at start-up kept out of the garbage collector's sight."""
 import argparse
+import gc
 import signal
 import sys
 import threading
@@ -55,7 +57,19 @@ def termination_requested():
     return stopping
 
 
+def freeze_startup_heap():
+    """Once a process has built what it serves with (application,
+    configuration, connections, caches): move every object alive to the
+    collector's permanent generation. They live as long as the process, and
+    a full collection would otherwise walk all of them, tens of ms that
+    stop every thread, whichever holds a row lock in the database; after
+    this it walks only what was made since."""
+    gc.freeze()
+
+
 def wait_for_termination(stopping=None):
-    """Block until SIGTERM or SIGINT arrives (or has arrived, for the
-    event of :func:`termination_requested`)."""
+    """Serve until SIGTERM or SIGINT arrives (or has arrived, for the
+    event of :func:`termination_requested`), what was built so far frozen
+    (:func:`freeze_startup_heap`)."""
+    freeze_startup_heap()
     (stopping or termination_requested()).wait()

@@ -54,6 +54,7 @@ def serve(server, build_app, workers):
 
 def _serve_here(server, build_app, stopping, parent=None):
     server.set_app(build_app())
+    process.freeze_startup_heap()
     serving = http_server.Serving(server).start()
     if parent is None:
         stopping.wait()
