@@ -47,6 +47,19 @@ class VolumeAPIMiddlewareTest(api_fixtures.APITestCase):
         self.assertIn('larger than 1024 bytes', self.fault(response, 413))
         self.create_volume(description="x" * 200)
 
+    def test_a_length_of_thousands_of_digits_is_413(self):
+        # More digits than int() converts: beyond any limit, not a 500.
+        # (webtest's own check of the environment would int() it.)
+        app = webtest.TestApp(volume_app.setup_app(self.config.conf),
+                              lint=False)
+        for length in ('9' * 5000, '1' + '0' * 30):
+            request = webtest.TestRequest.blank(
+                '/v3/volumes', method='POST', body=b'{}',
+                headers=dict(self.owner,
+                             **{'Content-Type': 'application/json'}))
+            request.environ['CONTENT_LENGTH'] = length
+            self.fault(app.do_request(request, status=413), 413)
+
     def test_chunked_body_over_the_limit_is_413(self):
         self.config.set('oslo_middleware', max_request_body_size=1024)
         app = webtest.TestApp(volume_app.setup_app(self.config.conf))

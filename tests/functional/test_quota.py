@@ -75,6 +75,11 @@ class QuotaAPITest(QuotaTestCase):
             self.set_quota(status=400, bogus=1), 400))
         self.assertIn('must be an integer', self.fault(
             self.set_quota(status=400, volumes='many'), 400))
+        # Thousands of digits: more than int() converts.
+        self.assertIn('Quota limit 99999', self.fault(
+            self.set_quota(status=400, volumes='9' * 5000), 400))
+        self.assertEqual(5, self.set_quota(volumes=' 5 ').json[
+            'quota_set']['volumes'])
         self.assertIn('between -1 and', self.fault(
             self.set_quota(status=400, volumes=-2), 400))
         self.assertIn("Missing required element 'quota_set'", self.fault(

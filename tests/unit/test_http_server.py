@@ -134,10 +134,12 @@ class KeepAliveTest(ServerTestCase):
         self.assertEqual('close', response.getheader('Connection'))
 
     def test_an_invalid_length_closes_the_connection(self):
-        answer = self.exchange(
-            self.serve(), b'POST /ignore HTTP/1.1\r\nHost: x\r\n'
-            b'Content-Length: 1x\r\n\r\n')
-        self.assertIn(b'Connection: close', answer)
+        # Thousands of digits: more than int() converts.
+        for length in (b'1x', b'\xc2\xb2', b'9' * 5000):
+            answer = self.exchange(
+                self.serve(), b'POST /ignore HTTP/1.1\r\nHost: x\r\n'
+                b'Content-Length: %s\r\n\r\n' % length)
+            self.assertIn(b'Connection: close', answer)
 
     def test_a_failure_answers_500_and_closes(self):
         conn = self.connection(self.serve())

@@ -27,9 +27,20 @@ from oslo_middleware import healthcheck
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
+from volapi import request_text
 from volapi.middleware import replay
 
 HEALTHCHECK_PATH = '/healthcheck'
+
+
+def _declared_size(length):
+    """The body size a Content-Length value declares: -1 if it is not a
+    number of bytes, more than any limit if it has more digits than any
+    size (int() of thousands of digits is refused)."""
+    if not (length.isascii() and length.isdigit()):
+        return -1
+    size = request_text.integer(length)
+    return float('inf') if size is None else size
 
 
 class BodySizeLimit:
@@ -45,7 +56,7 @@ class BodySizeLimit:
     def __call__(self, environ, start_response):
         length = environ.get('CONTENT_LENGTH')
         if length:
-            if length.isdigit() and int(length) > self.limit:
+            if _declared_size(length) > self.limit:
                 return self._too_large(environ, start_response)
         elif environ.get('HTTP_TRANSFER_ENCODING', '').lower() == 'chunked':
             body = environ['wsgi.input'].read(self.limit + 1)

@@ -19,6 +19,8 @@ from wsgiref import simple_server
 
 from oslo_log import log as logging
 
+from volapi import request_text
+
 LOG = logging.getLogger(__name__)
 
 # Unread request body the server reads and discards to keep the connection
@@ -181,7 +183,9 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
         """The request's Content-Length (0 without one); None if it is
         not a number of bytes."""
         value = (self.headers.get('content-length') or '0').strip()
-        return int(value) if value.isdigit() and value.isascii() else None
+        if not (value.isascii() and value.isdigit()):
+            return None
+        return request_text.integer(value)  # None beyond 64 bits' digits
 
 
 class ThreadedWSGIServer(socketserver.ThreadingMixIn,

@@ -10,7 +10,6 @@ counted from placement, or the legacy count (``[quota]
 count_usage_from_placement``). Limits are enforced by the claims
 themselves (volapi.volume.claims), in their transactions.
 """
-import re
 
 import pecan
 from oslo_config import cfg
@@ -22,6 +21,7 @@ from volapi.api import errors
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
+from volapi import request_text
 from volapi.policies import quotas as policies
 
 CONF = cfg.CONF
@@ -46,7 +46,7 @@ def _limits_from_body(body, key, per_type):
         if number is None:
             raise errors.BadRequest('Invalid input received: Quota limit '
                                     '%s for %s must be an integer.'
-                                    % (value, name))
+                                    % (request_text.excerpt(value), name))
         if not -1 <= number <= MAX_LIMIT:
             raise errors.BadRequest(
                 'Invalid input received: Quota limit %s for %s must be '
@@ -56,15 +56,11 @@ def _limits_from_body(body, key, per_type):
 
 
 def _integer(value):
-    """``value`` as an int (a JSON number or a string of digits), or
-    None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and re.fullmatch(r'\s*-?\d+\s*', value):
-        return int(value)
-    return None
+    """``value`` as an int (a JSON number or a string of digits, spaces
+    around it allowed), or None."""
+    if isinstance(value, str):
+        value = value.strip()
+    return request_text.integer(value)
 
 
 def _usage_view(limits, in_use):
