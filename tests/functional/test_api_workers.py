@@ -3,8 +3,8 @@ dead one is replaced, SIGTERM stops them all, and so does the parent's
 death.
 
 Real processes (volapi.cmd.api) on this lane's database; each request on a
-new connection (the server speaks HTTP/1.0), so the kernel hands each one
-to whichever process accepts first.
+new connection (``requests.get`` opens one per call), so the kernel hands
+each one to whichever process accepts first.
 """
 import concurrent.futures
 import re
@@ -19,7 +19,7 @@ from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
 
 PROJECT = 'workers-project'
-SERVED_BY = re.compile(r'^\S+ \S+ (\d+) INFO volapi.wsgi .* "GET /v3/',
+SERVED_BY = re.compile(r'^\S+ \S+ (\d+) INFO volapi.wsgi.server .* "GET /v3/',
                        re.MULTILINE)
 
 

@@ -11,7 +11,7 @@ from keystoneauth1 import session as ks_session
 
 from tests import base
 from tests.functional import worker_fixtures as wf
-from volapi import wsgi
+from volapi.wsgi import server as http_server
 from volapi.api import app as volume_app
 from volapi.volume.transitions import engine
 
@@ -23,8 +23,8 @@ class WorkersCleanupAPITest(base.DatabaseTestCase):
     def setUp(self):
         super().setUp()
         self.useFixture(wf.PrivateFakeTransport(self))
-        server = wsgi.make_server(volume_app.setup_app(self.config.conf),
-                                  ('127.0.0.1', 0))
+        server = http_server.make_server(
+            volume_app.setup_app(self.config.conf), ('127.0.0.1', 0))
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         self.addCleanup(server.server_close)

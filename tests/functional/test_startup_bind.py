@@ -11,43 +11,24 @@ import testtools
 
 from tests import base
 from tests import fixtures as volapi_fixtures
-from volapi import wsgi
+from volapi.wsgi import server as http_server
 
 
 class BindAddressTest(base.TestCase):
 
     def test_configured_address_and_override(self):
         self.assertEqual(('127.0.0.1', 8776),
-                         wsgi.bind_address(self.config.conf))
+                         http_server.bind_address(self.config.conf))
         self.config.set('api', bind_host='::1', bind_port=9999)
-        self.assertEqual(('::1', 9999), wsgi.bind_address(self.config.conf))
-        self.assertEqual(('10.0.0.1', 80), wsgi.bind_address(
+        self.assertEqual(('::1', 9999),
+                         http_server.bind_address(self.config.conf))
+        self.assertEqual(('10.0.0.1', 80), http_server.bind_address(
             self.config.conf, '10.0.0.1:80'))
-        self.assertEqual(('::', 80), wsgi.bind_address(
+        self.assertEqual(('::', 80), http_server.bind_address(
             self.config.conf, '[::]:80'))
         for bad in ('nohost', ':80', 'h:', 'h:x', 'h:\u0661'):
-            self.assertRaises(wsgi.CannotListen, wsgi.bind_address,
-                              self.config.conf, bad)
-
-
-class BacklogTest(base.TestCase):
-
-    def test_a_burst_of_connections_is_queued_not_dropped(self):
-        # Nothing accepts while the burst arrives, as when every thread is
-        # busy: a connection beyond the listen backlog would have its SYN
-        # dropped and wait a second for the retransmission.
-        server = wsgi.make_server(None, ('127.0.0.1', 0))
-        self.addCleanup(server.server_close)
-        clients = []
-        for _ in range(64):
-            client = socket.socket()
-            self.addCleanup(client.close)
-            client.settimeout(0.5)
-            client.connect(server.server_address)
-            clients.append(client)
-        server.socket.settimeout(1)
-        for _ in clients:
-            server.socket.accept()[0].close()
+            self.assertRaises(http_server.CannotListen,
+                              http_server.bind_address, self.config.conf, bad)
 
 
 @testtools.skipIf(volapi_fixtures.backend_name() != 'sqlite',

@@ -6,7 +6,7 @@ import threading
 import time
 
 from tests import base
-from volapi import wsgi
+from volapi.wsgi import server as http_server
 from volapi.wsgi import workers
 
 
@@ -18,7 +18,7 @@ def _app(environ, start_response):
 class WorkerProcessTest(base.TestCase):
 
     def test_a_stop_requested_before_the_fork_stops_the_worker(self):
-        server = wsgi.make_server(None, ('127.0.0.1', 0))
+        server = http_server.make_server(None, ('127.0.0.1', 0))
         self.addCleanup(server.server_close)
         stopping = threading.Event()
         stopping.set()

@@ -13,6 +13,7 @@ from db import migration
 from rpc import transport as rpc_transport
 from volapi import config
 from volapi import wsgi
+from volapi.wsgi import server as http_server
 from volapi.cmd import process
 from volapi.volume import reshape
 from volapi.volume import worker as volume_worker
@@ -41,7 +42,7 @@ def main(argv=None):
         LOG.error('%s', exc)
         return 1
     server.set_app(wsgi.init_application(conf))
-    serving = wsgi.Serving(server).start()
+    serving = http_server.Serving(server).start()
     process.wait_for_termination()
     serving.stop()
     worker.stop()

@@ -16,6 +16,11 @@ api_opts = [
                     'osapi_volume_workers). One process runs Python on one '
                     'core at a time: set it to the number of cores the '
                     'API may use. volapi-all always runs one.'),
+    cfg.IntOpt('keepalive_timeout', default=60, min=0,
+               help='Seconds a client\'s HTTP/1.1 connection stays open '
+                    'waiting for its next request (a thread of the API '
+                    'process waits with it); 0 closes every connection '
+                    'after one request.'),
     cfg.StrOpt('auth_strategy', default='noauth',
                choices=[('noauth', "Cinder's noauth: the token is "
                          "'user:project'; user 'admin' or role 'admin' "

@@ -13,12 +13,8 @@ imported: the volume API (Cinder v3) at ``/`` and placement under
 once the import is done.) The configuration is read as
 :func:`volapi.wsgi.load_conf` says.
 """
-import gc
-
 from volapi import wsgi
+from volapi.cmd import process
 
 application = wsgi.init_application(wsgi.load_conf('volapi-wsgi'))
-# What the import built lives as long as the process: out of the garbage
-# collector's sight, so that the collections a request's garbage triggers
-# do not walk it every time (tens of ms for a large answer).
-gc.freeze()
+process.freeze_startup_heap()

@@ -20,7 +20,7 @@ import time
 
 from oslo_log import log as logging
 
-from volapi import wsgi
+from volapi.wsgi import server as http_server
 from volapi.cmd import process
 
 LOG = logging.getLogger(__name__)
@@ -54,7 +54,8 @@ def serve(server, build_app, workers):
 
 def _serve_here(server, build_app, stopping, parent=None):
     server.set_app(build_app())
-    serving = wsgi.Serving(server).start()
+    process.freeze_startup_heap()
+    serving = http_server.Serving(server).start()
     if parent is None:
         stopping.wait()
     else:
