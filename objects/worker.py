@@ -2,7 +2,7 @@
 
 The API inserts the row (``service_id`` NULL) in the transaction that moves a
 resource into a transient status (``creating``, ``extending`` ...). A volume
-worker takes it with :meth:`Worker.claim` before touching storage; the
+worker takes it with :meth:`Worker.take` before touching storage; the
 transition that ends the operation deletes it. A row whose holder died (or
 that nobody claimed) is taken over by the cleanup with
 :meth:`Worker.claim_for_cleanup`. Every take-over is a compare-and-swap, so
@@ -109,16 +109,6 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         with session.writer.connection.using(context):
             return cls._take(context, resource_type, resource_id, status,
                              service_id)
-
-    @classmethod
-    @db_api.retry_on_deadlock
-    def claim(cls, context, resource_type, resource_id, status, service_id):
-        """:meth:`take`, then the claimed Worker (None if not taken)."""
-        with session.writer.connection.using(context):
-            if not cls._take(context, resource_type, resource_id, status,
-                             service_id):
-                return None
-            return cls.get_by_resource(context, resource_type, resource_id)
 
     @classmethod
     def still_held(cls, context, resource_type, resource_id, service_id):

@@ -17,7 +17,7 @@ class WorkersCleanupTest(api_fixtures.APITestCase):
     def extending_held_by(self, service):
         volume = rows.volume(self.context)
         engine.apply(self.context, 'extend', volume, new_size=2)
-        self.assertIsNotNone(objects.Worker.claim(
+        self.assertTrue(objects.Worker.take(
             self.context, 'Volume', volume.id, 'extending', service.id))
         return volume
 

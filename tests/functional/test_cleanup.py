@@ -25,7 +25,7 @@ class CleanupTest(base.DatabaseTestCase):
         volume = wf.make_volume(self.context, status='available')
         engine.apply(self.context, 'extend', volume, new_size=2)
         if holder is not None:
-            self.assertIsNotNone(objects.Worker.claim(
+            self.assertTrue(objects.Worker.take(
                 self.context, 'Volume', volume.id, 'extending', holder.id))
         return volume
 
@@ -112,7 +112,7 @@ class CleanupTest(base.DatabaseTestCase):
             ('Snapshot', snap_deleting.id): 'error_deleting',
         }
         for resource_type, resource_id in expected:
-            self.assertIsNotNone(objects.Worker.claim(
+            self.assertTrue(objects.Worker.take(
                 self.context, resource_type, resource_id,
                 wf.worker_row(self.context, resource_type.lower(),
                               resource_id).status, dead.id))
@@ -134,8 +134,8 @@ class CleanupTest(base.DatabaseTestCase):
                           status='available')
         # reset_status finished the row; leave one behind as a crash would.
         wf.track(self.context, 'volume', volume.id, 'extending')
-        objects.Worker.claim(self.context, 'Volume', volume.id, 'extending',
-                             dead.id)
+        self.assertTrue(objects.Worker.take(
+            self.context, 'Volume', volume.id, 'extending', dead.id))
         self.assertEqual(1, len(cleanup.clean_stale(self.context)))
         self.assertEqual('available', self.status(volume))
         self.assertIsNone(wf.worker_row(self.context, 'volume', volume.id))

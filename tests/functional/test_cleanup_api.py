@@ -40,7 +40,7 @@ class WorkersCleanupAPITest(base.DatabaseTestCase):
     def extending_volume(self, holder):
         volume = wf.make_volume(self.context, status='available')
         engine.apply(self.context, 'extend', volume, new_size=2)
-        self.assertIsNotNone(wf.objects.Worker.claim(
+        self.assertTrue(wf.objects.Worker.take(
             self.context, 'Volume', volume.id, 'extending', holder.id))
         return volume
 

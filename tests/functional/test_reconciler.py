@@ -49,7 +49,7 @@ class ReconcilerTest(base.DatabaseTestCase):
         return volume
 
     def held_by_the_dead(self, resource_type, resource_id, status):
-        self.assertIsNotNone(objects.Worker.claim(
+        self.assertTrue(objects.Worker.take(
             self.context, resource_type, resource_id, status, self.dead.id))
 
     def age_row(self, resource_id, seconds):
@@ -102,7 +102,7 @@ class ReconcilerTest(base.DatabaseTestCase):
         # still ours, claimed long ago, and the manager is not busy with it.
         volume = self.volume_of_the_dead_peer()
         snapshot = wf.make_snapshot(self.context, volume)
-        self.assertIsNotNone(objects.Worker.claim(
+        self.assertTrue(objects.Worker.take(
             self.context, 'Snapshot', snapshot.id, 'creating',
             self.worker.service_id))
         self.worker.driver.create_snapshot(snapshot, volume)
@@ -140,7 +140,7 @@ class ReconcilerTest(base.DatabaseTestCase):
         live = wf.make_service(self.context, 'live@file')
         volume = self.volume_of_the_dead_peer()
         engine.apply(self.context, 'extend', volume, new_size=2)
-        self.assertIsNotNone(objects.Worker.claim(
+        self.assertTrue(objects.Worker.take(
             self.context, 'Volume', volume.id, 'extending', live.id))
         self.assertEqual([], self.reconciler.reconcile())
 

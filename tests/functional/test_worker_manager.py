@@ -89,7 +89,7 @@ class ManagerTest(base.DatabaseTestCase):
     def test_operation_held_by_another_worker_is_left_alone(self):
         other = wf.make_service(self.context, 'worker-2@file')
         volume = wf.make_volume(self.context)
-        self.assertIsNotNone(objects.Worker.claim(
+        self.assertTrue(objects.Worker.take(
             self.context, 'Volume', volume.id, 'creating', other.id))
         self.manager.create_volume(self.context, volume)
         volume.refresh()
@@ -113,7 +113,7 @@ class ManagerTest(base.DatabaseTestCase):
         row = wf.worker_row(self.context, 'volume', volume.id)
         self.assertTrue(row.claim_for_cleanup(
             models.Worker.__table__.c.id == row.id))
-        self.assertIsNone(objects.Worker.claim(
+        self.assertFalse(objects.Worker.take(
             self.context, 'Volume', volume.id, 'creating',
             self.worker.service_id))
 
