@@ -117,6 +117,7 @@ class ExecutorCompatTest(base.TestCase):
         server = oslo_messaging.get_rpc_server(transport, target, [endpoint])
         library_compat.use_executor(server, Recording)
         server.start()
+        self.addCleanup(lambda: shut or (server.stop(), server.wait()))
         oslo_messaging.get_rpc_client(transport, target).cast({}, 'ping')
         self.assertTrue(endpoint.threads.get(timeout=10).startswith(
             'recording'))
