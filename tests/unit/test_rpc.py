@@ -120,6 +120,20 @@ class Recorder:
                 'connector_host': connector['host']}
 
 
+class Blocking:
+    """An endpoint whose create_volume waits until the test releases it."""
+
+    target = oslo_messaging.Target(version=volume_rpc.RPC_API_VERSION)
+
+    def __init__(self):
+        self.entered = queue.Queue()
+        self.release = threading.Event()
+
+    def create_volume(self, context, volume):
+        self.entered.put(volume.id)
+        self.release.wait(30)
+
+
 class TransportContract:
     """What the rpc package must do on any transport; a TestCase mixes this
     in and makes ``self.transport`` in ``make_transport()``."""
@@ -193,6 +207,38 @@ class TransportContract:
             names.append(self.received_by_any(first, second))
         self.assertEqual(8, len(names))
         self.assertTrue(outsider.received.empty())
+
+    def test_casts_one_after_another_share_a_thread(self):
+        # An idle thread of the pool takes the next cast: no new thread
+        # per message (futurist's pool made one until it had 64).
+        worker = self.serve('w1@file')
+        threads = set()
+        for _ in range(10):
+            self.client.create_volume(self.ctx, make_volume())
+            threads.add(worker.received.get(timeout=10)[1])
+            time.sleep(0.02)
+        self.assertLessEqual(len(threads), 2, threads)
+        self.assertTrue(all(name.startswith('rpc-w1@file')
+                            for name in threads), threads)
+
+    def test_the_pool_size_bounds_the_casts_running_at_once(self):
+        endpoint = Blocking()
+        server = rpc_server.RPCServer(
+            self.transport, self.config.conf.volume_topic, 'w1@file',
+            [endpoint], context_class=volapi_context.RequestContext)
+        # Registered by the server; read when it starts.
+        self.config.set(executor_thread_pool_size=2)
+        server.start()
+        self.addCleanup(server.stop)
+        self.addCleanup(endpoint.release.set)
+        volumes = [make_volume() for _ in range(3)]
+        for volume in volumes:
+            self.client.create_volume(self.ctx, volume)
+        running = {endpoint.entered.get(timeout=10) for _ in range(2)}
+        self.assertRaises(queue.Empty, endpoint.entered.get, timeout=0.5)
+        endpoint.release.set()
+        running.add(endpoint.entered.get(timeout=10))
+        self.assertEqual({v.id for v in volumes}, running)
 
     def received_by_any(self, *recorders, timeout=10):
         deadline = time.time() + timeout

@@ -1,6 +1,10 @@
 """What rpc/library_compat.py reads inside oslo.messaging is still there
 and still what oslo.messaging registers when it makes a transport."""
+import queue
+import threading
 import types
+import uuid
+from concurrent import futures
 
 from oslo_config import cfg
 import oslo_messaging
@@ -76,6 +80,52 @@ class ListenerWakeUpsCompatTest(base.TestCase):
         incoming.acknowledge()
         incoming.requeue()
         self.assertEqual(([], ['listener']), (queued, acked))
+
+
+class ExecutorCompatTest(base.TestCase):
+    """use_executor() makes a server run its messages on the executor
+    class given, made with the pool size, and wait for it when stopping."""
+
+    def test_a_server_runs_its_messages_on_the_executor_given(self):
+        made, submitted, shut = [], [], []
+
+        class Recording(futures.ThreadPoolExecutor):
+            def __init__(self, max_workers):
+                made.append(max_workers)
+                super().__init__(max_workers, thread_name_prefix='recording')
+
+            def submit(self, fn, *args, **kwargs):
+                submitted.append(fn)
+                return super().submit(fn, *args, **kwargs)
+
+            def shutdown(self, wait=True, **kwargs):
+                shut.append(wait)
+                super().shutdown(wait, **kwargs)
+
+        class Endpoint:
+            def __init__(self):
+                self.threads = queue.Queue()
+
+            def ping(self, context):
+                self.threads.put(threading.current_thread().name)
+
+        self.config.set(control_exchange='test-%s' % uuid.uuid4().hex)
+        transport = oslo_messaging.get_rpc_transport(self.config.conf)
+        self.addCleanup(transport.cleanup)
+        target = oslo_messaging.Target(topic='compat', server='s1')
+        endpoint = Endpoint()
+        server = oslo_messaging.get_rpc_server(transport, target, [endpoint])
+        library_compat.use_executor(server, Recording)
+        server.start()
+        self.addCleanup(lambda: shut or (server.stop(), server.wait()))
+        oslo_messaging.get_rpc_client(transport, target).cast({}, 'ping')
+        self.assertTrue(endpoint.threads.get(timeout=10).startswith(
+            'recording'))
+        server.stop()
+        server.wait()
+        self.assertEqual([self.config.conf.executor_thread_pool_size], made)
+        self.assertEqual(1, len(submitted))
+        self.assertEqual([True], shut)
 
 
 class ReceivedMessage(dict):
