@@ -40,16 +40,15 @@ class _Body:
         self.left = length
 
     def read(self, size=-1):
-        if size is None or size < 0 or size > self.left:
-            size = self.left
-        data = self._rfile.read(size) if size else b''
-        self.left -= len(data)
-        return data
+        return self._within(self._rfile.read, size)
 
     def readline(self, size=-1):
+        return self._within(self._rfile.readline, size)
+
+    def _within(self, read, size):
         if size is None or size < 0 or size > self.left:
             size = self.left
-        data = self._rfile.readline(size) if size else b''
+        data = read(size) if size else b''
         self.left -= len(data)
         return data
 
