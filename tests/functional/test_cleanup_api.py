@@ -11,9 +11,9 @@ from keystoneauth1 import session as ks_session
 
 from tests import base
 from tests.functional import worker_fixtures as wf
-from volapi.wsgi import server as http_server
 from volapi.api import app as volume_app
 from volapi.volume.transitions import engine
+from volapi.wsgi import server as http_server
 
 DEAD = 1000  # seconds since the last heartbeat of a dead worker
 

@@ -13,10 +13,10 @@ from db import migration
 from rpc import transport as rpc_transport
 from volapi import config
 from volapi import wsgi
-from volapi.wsgi import server as http_server
 from volapi.cmd import process
 from volapi.volume import reshape
 from volapi.volume import worker as volume_worker
+from volapi.wsgi import server as http_server
 
 LOG = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ import time
 
 from oslo_log import log as logging
 
-from volapi.wsgi import server as http_server
 from volapi.cmd import process
+from volapi.wsgi import server as http_server
 
 LOG = logging.getLogger(__name__)
 

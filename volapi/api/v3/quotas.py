@@ -17,11 +17,11 @@ from oslo_utils import strutils
 
 from objects import quota
 from objects import type_quota
+from volapi import request_text
 from volapi.api import errors
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
-from volapi import request_text
 from volapi.policies import quotas as policies
 
 CONF = cfg.CONF
