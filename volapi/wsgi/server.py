@@ -5,11 +5,13 @@ keep-alive: a client's connection serves one request after another, as
 Cinder's own server does, so a client polling a volume pays for neither a
 TCP handshake nor a new thread per request. A connection closes after a
 response that says so (``Connection: close``): when the client asks for
-it, speaks HTTP/1.0 without keep-alive, sends a chunked body (the server
-could not tell where it ends), leaves more of its body unread than
-MAX_DRAINED, or when the response has no Content-Length; also when the
-server stops, and after ``[api] keepalive_timeout`` seconds without a
-request (0 turns keep-alive off).
+it or speaks HTTP/1.0 without keep-alive; when its request is chunked or
+its Content-Length is not a number of bytes (the server could not tell
+where the next request starts), or the application left more of the body
+unread than MAX_DRAINED; when the response has no Content-Length or the
+application failed; when the server stops. An idle connection closes
+after ``[api] keepalive_timeout`` seconds without a request (0 turns
+keep-alive off).
 """
 import socket
 import socketserver
