@@ -240,8 +240,8 @@ def ensure_rows(context, project_id, volume_type_id, present=None):
     deadlocks between their inserts. (A claim that still finds no row
     makes it, or has it made again: see objects.quota.charge.) One read
     when both exist, none once this process has seen them or if the
-    caller read them already (``present``, what :func:`rows_present` said, e.g. in a
-    transaction of other reads)."""
+    caller read them already (``present``, what :func:`rows_present`
+    said, e.g. in a transaction of other reads)."""
     if project_id is None or (project_id, volume_type_id) in _seen:
         return
     has_project, has_pair = present or rows_present(

@@ -14,6 +14,8 @@ _INTEGER = re.compile(r'[-+]?[0-9]+', re.ASCII)
 # More digits than any 64-bit number: never converted (int() of thousands
 # of digits is refused, or slow).
 MAX_DIGITS = 19
+# A byte count of more digits than that (byte_count).
+OVERSIZED = 10 ** MAX_DIGITS
 
 
 def excerpt(value, length=EXCERPT_LENGTH):
@@ -101,6 +103,17 @@ def is_integer_text(value):
     return isinstance(value, str) and bool(_INTEGER.fullmatch(value))
 
 
+def byte_count(text):
+    """A Content-Length's value as a number of bytes: ``text`` of ASCII
+    digits only, else None; more digits than MAX_DIGITS give
+    OVERSIZED, more than any body can be (never converted: see
+    MAX_DIGITS)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    count = integer(text)
+    return OVERSIZED if count is None else count
+
+
 def integer(value):
     """``value`` as an int if it is one, or a string of ASCII digits (an
     optional sign) within 64 bits' worth of digits; None otherwise (never
@@ -109,10 +122,14 @@ def integer(value):
         return None
     if isinstance(value, int):
         return value
-    if is_integer_text(value) and \
-            len(value.lstrip('+-').lstrip('0')) <= MAX_DIGITS:
-        return int(value)
-    return None
+    if not is_integer_text(value):
+        return None
+    # Converted without its leading zeros: int() counts them against its
+    # limit of digits too.
+    digits = value.lstrip('+-').lstrip('0') or '0'
+    if len(digits) > MAX_DIGITS:
+        return None
+    return -int(digits) if value.startswith('-') else int(digits)
 
 
 # The longest error message either API sends: a message quoting what was

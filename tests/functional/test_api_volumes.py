@@ -307,6 +307,13 @@ class ShowListTest(api_fixtures.APITestCase):
             headers=self.owner, status=404)
         self.assertIn('Marker', self.fault(response, 404))
 
+    def test_leading_zeros_beyond_ints_limit_of_digits(self):
+        # int() counts leading zeros against its 4300 digits.
+        self.create_volume()
+        volumes = self.app.get('/v3/volumes?limit=' + '0' * 5000 + '1',
+                               headers=self.owner).json['volumes']
+        self.assertEqual(1, len(volumes))
+
     def test_filters(self):
         a = self.create_volume(name='alpha', metadata={'tier': 'gold'},
                                size=2).json['volume']['id']

@@ -33,16 +33,6 @@ from volapi.middleware import replay
 HEALTHCHECK_PATH = '/healthcheck'
 
 
-def _declared_size(length):
-    """The body size a Content-Length value declares: -1 if it is not a
-    number of bytes, more than any limit if it has more digits than any
-    size (int() of thousands of digits is refused)."""
-    if not (length.isascii() and length.isdigit()):
-        return -1
-    size = request_text.integer(length)
-    return float('inf') if size is None else size
-
-
 class BodySizeLimit:
     """413 for a body larger than ``limit`` bytes, announced (Content-Length)
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
@@ -56,7 +46,8 @@ class BodySizeLimit:
     def __call__(self, environ, start_response):
         length = environ.get('CONTENT_LENGTH')
         if length:
-            if _declared_size(length) > self.limit:
+            size = request_text.byte_count(length)
+            if size is not None and size > self.limit:
                 return self._too_large(environ, start_response)
         elif environ.get('HTTP_TRANSFER_ENCODING', '').lower() == 'chunked':
             body = environ['wsgi.input'].read(self.limit + 1)

@@ -182,11 +182,10 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
 
     def _content_length(self):
         """The request's Content-Length (0 without one); None if it is
-        not a number of bytes."""
-        value = (self.headers.get('content-length') or '0').strip()
-        if not (value.isascii() and value.isdigit()):
-            return None
-        return request_text.integer(value)  # None beyond 64 bits' digits
+        not a number of bytes or has more digits than any body."""
+        length = request_text.byte_count(
+            (self.headers.get('content-length') or '0').strip())
+        return None if length == request_text.OVERSIZED else length
 
 
 class ThreadedWSGIServer(socketserver.ThreadingMixIn,
