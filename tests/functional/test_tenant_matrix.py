@@ -199,6 +199,19 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
     ('GET', '/v3/os-services'): (
         lambda w: ('/v3/os-services', None, []), expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/enable'): (
+        lambda w: ('/v3/os-services/enable',
+                   {'host': 'worker-1@file', 'binary': 'volapi-volume'}, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/disable'): (
+        lambda w: ('/v3/os-services/disable',
+                   {'host': 'nowhere', 'binary': 'volapi-volume'}, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/os-services/disable-log-reason'): (
+        lambda w: ('/v3/os-services/disable-log-reason',
+                   {'host': 'nowhere', 'binary': 'volapi-volume',
+                    'disabled_reason': 'r'}, []),
+        expect(403, 403, 404)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -279,6 +292,9 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
+                     '/v3/os-services/enable': 'PUT',
+                     '/v3/os-services/disable': 'PUT',
+                     '/v3/os-services/disable-log-reason': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET'}
 
 
