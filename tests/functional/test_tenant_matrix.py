@@ -279,6 +279,8 @@ ACTION_MATRIX = {
         expect(403, 404, 400)),
     (_VOLUME_ACTION, 'os-update_readonly_flag'): (
         {'readonly': True}, 'volume', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-set_bootable'): (
+        {'bootable': True}, 'volume', expect(200, 404, 200)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
