@@ -11,6 +11,13 @@ from objects import fields
 
 # The binary of a volume worker's services row.
 VOLUME_BINARY = 'volapi-volume'
+# Cinder's name of it, which Cinder's clients send by default.
+CINDER_VOLUME_BINARY = 'cinder-volume'
+
+
+def binary_named(name):
+    """The binary a request names: Cinder's volume binary is ours."""
+    return VOLUME_BINARY if name == CINDER_VOLUME_BINARY else name
 
 
 @base.register

@@ -21,7 +21,8 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
                'extra_specs': '{key}', 'metadata': '{key}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
-               'os-quota-class-sets': '{class_name}'}
+               'os-quota-class-sets': '{class_name}',
+               'clusters': '{cluster_name}'}
 
 
 def _methods(handler):

@@ -212,6 +212,19 @@ VOLUME_MATRIX = {
                    {'host': 'nowhere', 'binary': 'volapi-volume',
                     'disabled_reason': 'r'}, []),
         expect(403, 403, 404)),
+    ('GET', '/v3/clusters'): (
+        lambda w: ('/v3/clusters', None, []), expect(403, 403, 200)),
+    ('GET', '/v3/clusters/detail'): (
+        lambda w: ('/v3/clusters/detail', None, []), expect(403, 403, 200)),
+    ('GET', '/v3/clusters/{cluster_name}'): (
+        lambda w: ('/v3/clusters/nowhere@file', None, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/clusters/enable'): (
+        lambda w: ('/v3/clusters/enable', {'name': 'nowhere@file'}, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/clusters/disable'): (
+        lambda w: ('/v3/clusters/disable', {'name': 'nowhere@file'}, []),
+        expect(403, 403, 404)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -294,6 +307,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
+                     '/v3/clusters/enable': 'PUT',
+                     '/v3/clusters/disable': 'PUT',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
