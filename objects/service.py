@@ -114,6 +114,11 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def last_seen(self):
         return self.heartbeat_at or self.created_at
 
+    def serves(self, down_time):
+        """True if it takes new work: up (see :meth:`is_up`) and not
+        disabled by an operator."""
+        return self.is_up(down_time) and not self.disabled
+
     def is_up(self, down_time):
         """True if the last heartbeat is at most ``down_time`` seconds old."""
         seen = self.last_seen()
