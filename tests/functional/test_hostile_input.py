@@ -111,6 +111,26 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
             self.assertLess(len(response.body), 2000, path)
 
 
+    def test_literal_filters(self):
+        # Cinder's metadata and extra_specs filters are Python literals:
+        # ast.literal_eval raises TypeError or MemoryError on some, and
+        # escapes bring strings no database compares.
+        admin = api_fixtures.caller('admin', 'admin', '3.59')
+        cases = [
+            ('{[]: 1}', 'must be a dict'), ('-' * 100000 + '1', 'must be'),
+            ('{"a": "\\x00"}', 'NUL'), ('{"\\ud800": "a"}', 'surrogate'),
+            ('{"a": 0x%s}' % ('f' * 5000), 'Invalid input received')]
+        for text, problem in cases:
+            query = urllib.parse.quote(text)
+            for path in ('/v3/volumes?metadata=' + query,
+                         '/v3/types?extra_specs=' + query):
+                response = self.app.get(path, headers=admin,
+                                        expect_errors=True)
+                message = self.fault(response, 400)
+                self.assertIn(problem, message, path[:60])
+                self.assertLess(len(message), 200, path[:60])
+
+
 class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
 
     def test_huge_value_is_not_echoed(self):
