@@ -111,6 +111,22 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
             self.assertLess(len(response.body), 2000, path)
 
 
+    def test_charset_of_the_body_is_not_used(self):
+        # The body is JSON bytes whatever charset the Content-Type names
+        # (as in Cinder): one Python has no text codec for was a 500.
+        for charset in ('nonexistent', 'zlib', 'rot13', 'utf-16'):
+            response = self.app.post(
+                '/v3/volumes', b'{"volume": {"size": 1}}',
+                headers=dict(self.owner, **{
+                    'Content-Type': 'application/json; charset=' + charset}),
+                expect_errors=True)
+            self.assertEqual(202, response.status_int, charset)
+        response = self.app.post(
+            '/v3/volumes', b'{"volume": {"size": 1, "name": "\xff"}}',
+            headers=dict(self.owner, **{'Content-Type': 'application/json'}),
+            expect_errors=True)
+        self.assertIn('Malformed message body', self.fault(response, 400))
+
     def test_literal_filters(self):
         # Cinder's metadata and extra_specs filters are Python literals:
         # ast.literal_eval raises TypeError or MemoryError on some, and
