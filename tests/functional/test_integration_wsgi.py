@@ -1,7 +1,9 @@
 """volapi.wsgi: one WSGI application serving the volume API at / and
 Placement under /placement, in process and under gunicorn (production's
 "N API processes under a WSGI server")."""
+import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -11,6 +13,7 @@ from tests import base
 from tests import fixtures as volapi_fixtures
 from tests.functional import worker_fixtures as wf
 from volapi import wsgi
+from volapi.wsgi import server as http_server
 
 VOLUME_HEADERS = {'X-Auth-Token': 'user1:project1',
                   'OpenStack-API-Version': 'volume 3.59'}
@@ -49,6 +52,59 @@ class ComposedApplicationTest(base.DatabaseTestCase):
         response = self.app.get('/placementx', headers=VOLUME_HEADERS,
                                 status=404)
         self.assertIn('itemNotFound', response.text)
+
+
+class IncompleteBodyTest(base.DatabaseTestCase):
+    """Bodies shorter than their Content-Length, over volapi's own HTTP
+    server: each API answers in its own format (both answered 500)."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(wf.PrivateFakeTransport(self))
+        server = http_server.make_server(
+            wsgi.init_application(self.config.conf), ('127.0.0.1', 0),
+            keepalive_timeout=1)
+        serving = http_server.Serving(server).start()
+        self.addCleanup(serving.stop)
+        self.address = server.server_address
+
+    def answer(self, path, token, close):
+        """(status, JSON body) of a POST of 10 of 100 announced bytes; the
+        client then closes its side or just stops sending."""
+        with socket.create_connection(self.address, timeout=10) as sock:
+            sock.sendall(b'POST %s HTTP/1.1\r\nHost: x\r\nX-Auth-Token: %s'
+                         b'\r\nContent-Type: application/json\r\n'
+                         b'Content-Length: 100\r\n\r\n{"name": 1'
+                         % (path, token))
+            if close:
+                sock.shutdown(socket.SHUT_WR)
+            answer = b''
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                answer += data
+        head, _, body = answer.partition(b'\r\n\r\n')
+        return int(head.split()[1]), json.loads(body)
+
+    def test_volume_api(self):
+        status, body = self.answer(b'/v3/volumes', b'user1:project1', True)
+        self.assertEqual(400, status)
+        self.assertIn('ended after 10 of the 100 bytes',
+                      body['badRequest']['message'])
+        status, body = self.answer(b'/v3/volumes', b'user1:project1', False)
+        self.assertEqual(408, status)
+        self.assertIn('did not arrive', body['computeFault']['message'])
+
+    def test_placement(self):
+        path = b'/placement/resource_providers'
+        status, body = self.answer(path, b'admin', True)
+        self.assertEqual(400, status)
+        self.assertIn('ended after 10 of the 100 bytes',
+                      body['errors'][0]['detail'])
+        status, body = self.answer(path, b'admin', False)
+        self.assertEqual(408, status)
+        self.assertIn('did not arrive', body['errors'][0]['detail'])
 
 
 class EntryModulesTest(base.DatabaseTestCase):

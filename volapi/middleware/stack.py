@@ -11,7 +11,9 @@ where it has the layer. Outermost first:
 - ``/healthcheck`` answered by ``oslo_middleware.Healthcheck``;
 - the body size limit (oslo.middleware's sizelimit cannot have one limit
   per API in one process, nor answer in each API's error format): a body
-  larger than the API's limit is a 413 in that format;
+  larger than the API's limit is a 413 in that format; a body is read
+  whole here, so one that ends before its Content-Length (400) or stalls
+  past the server's timeout (408) is refused in that format too;
 - volapi.middleware.replay (a request that met a database outage before it
   wrote runs again).
 
@@ -36,7 +38,10 @@ HEALTHCHECK_PATH = '/healthcheck'
 class BodySizeLimit:
     """413 for a body larger than ``limit`` bytes, announced (Content-Length)
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
-    and handed on with its length)."""
+    and handed on with its length). A body of a valid Content-Length is
+    read here too, whole: one that ends early (the client closed) is a 400
+    and one that stalls (the server's read timed out) a 408, where a
+    parser reading it later failed with a 500."""
 
     def __init__(self, application, limit, fault):
         self.application = application
@@ -49,6 +54,12 @@ class BodySizeLimit:
             size = request_text.byte_count(length)
             if size is not None and size > self.limit:
                 return self._too_large(environ, start_response)
+            if size:
+                refused = self._read(environ, size)
+                if refused is not None:
+                    status, message = refused
+                    return self.fault(environ, start_response, status,
+                                      message)
         elif environ.get('HTTP_TRANSFER_ENCODING', '').lower() == 'chunked':
             body = environ['wsgi.input'].read(self.limit + 1)
             if len(body) > self.limit:
@@ -57,6 +68,23 @@ class BodySizeLimit:
             environ['CONTENT_LENGTH'] = str(len(body))
             del environ['HTTP_TRANSFER_ENCODING']
         return self.application(environ, start_response)
+
+    @staticmethod
+    def _read(environ, size):
+        """Read the body of ``size`` bytes into ``environ``; (status,
+        message) if it cannot be had whole."""
+        try:
+            body = environ['wsgi.input'].read(size)
+        except TimeoutError:
+            return 408, ('Request timeout: the body did not arrive in time '
+                         '(Content-Length: %d).' % size)
+        except ConnectionError:
+            body = b''
+        if len(body) < size:
+            return 400, ('The request body ended after %d of the %d bytes '
+                         'its Content-Length announced.' % (len(body), size))
+        environ['wsgi.input'] = io.BytesIO(body)
+        return None
 
     def _too_large(self, environ, start_response):
         return self.fault(environ, start_response, 413,
