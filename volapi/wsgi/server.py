@@ -11,7 +11,9 @@ where the next request starts), or the application left more of the body
 unread than MAX_DRAINED; when the response has no Content-Length or the
 application failed; when the server stops. An idle connection closes
 after ``[api] keepalive_timeout`` seconds without a request (0 turns
-keep-alive off).
+keep-alive off); a request whose line, headers or body stop coming for as
+long (REQUEST_READ_TIMEOUT without keep-alive) closes too, after a 408 if
+the application was reading its body.
 """
 import socket
 import socketserver
@@ -30,6 +32,10 @@ LOG = logging.getLogger(__name__)
 MAX_DRAINED = 64 * 1024
 # The longest request line (the standard library's limit).
 MAX_REQUEST_LINE = 65536
+# Seconds a read of a request waits when keep-alive is off (Cinder's
+# client_socket_timeout): a client that stops sending must not hold its
+# thread forever. With keep-alive, its timeout bounds every read.
+REQUEST_READ_TIMEOUT = 900
 
 
 class _Body:
@@ -40,6 +46,9 @@ class _Body:
     def __init__(self, rfile, length):
         self._rfile = rfile
         self.left = length
+        # A read that failed (timed out, connection reset): the socket's
+        # file reads nothing more.
+        self.broken = False
 
     def read(self, size=-1):
         return self._within(self._rfile.read, size)
@@ -50,7 +59,11 @@ class _Body:
     def _within(self, read, size):
         if size is None or size < 0 or size > self.left:
             size = self.left
-        data = read(size) if size else b''
+        try:
+            data = read(size) if size else b''
+        except OSError:
+            self.broken = True
+            raise
         self.left -= len(data)
         return data
 
@@ -63,9 +76,13 @@ class _Body:
     def drain(self):
         """Read what the application left; False if that is too much (or
         the connection ended first)."""
-        while self.left > 0 and self.left <= MAX_DRAINED:
-            if not self.read(min(self.left, 8192)):
-                return False
+        try:
+            while self.left > 0 and self.left <= MAX_DRAINED and \
+                    not self.broken:
+                if not self.read(min(self.left, 8192)):
+                    return False
+        except OSError:
+            return False
         return self.left == 0
 
 
@@ -87,7 +104,7 @@ class _ResponseHandler(simple_server.ServerHandler):
         # the application left unread beyond what is drained cannot be
         # skipped.
         if 'Content-Length' not in self.headers or \
-                self.body.left > MAX_DRAINED or \
+                self.body.left > MAX_DRAINED or self.body.broken or \
                 self.request_handler.server.stopping:
             self.keep_alive = False
         if not self.keep_alive:
@@ -114,7 +131,7 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
     disable_nagle_algorithm = True
 
     def setup(self):
-        self.timeout = self.server.keepalive_timeout or None
+        self.timeout = self.server.keepalive_timeout or REQUEST_READ_TIMEOUT
         super().setup()
 
     def address_string(self):
@@ -157,7 +174,13 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
             return
         # Sets close_connection from the version and Connection header;
         # answers a malformed request itself.
-        if not self.parse_request():
+        try:
+            parsed = self.parse_request()
+        except (TimeoutError, ConnectionError):
+            # Headers that stopped coming: nobody to answer.
+            self.close_connection = True
+            return
+        if not parsed:
             return
         length = self._content_length()
         # Where the next request starts is known only from a valid length.
