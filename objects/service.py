@@ -9,6 +9,9 @@ from db import session
 from objects import base
 from objects import fields
 
+# The binary of a volume worker's services row.
+VOLUME_BINARY = 'volapi-volume'
+
 
 @base.register
 class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):

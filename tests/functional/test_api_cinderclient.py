@@ -193,3 +193,30 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.assertEqual([], list(cinder.limits.get().rate))
         cinder.volumes.delete(volume)
         self.wait_for(volume.id, 'deleted', headers=self.owner)
+
+    def test_operator_views(self):
+        """What an operator checks first: `cinder service-list`,
+        `availability-zone-list` and `get-pools --detail`, through
+        python-cinderclient's library and (SQLite) its CLI."""
+        admin = self.client('admin', 'admin')
+        [service] = admin.services.list()
+        self.assertEqual(('volapi-volume', 'up', 'enabled', 'nova'),
+                         (service.binary, service.state, service.status,
+                          service.zone))
+        self.assertEqual([('nova', {'available': True})],
+                         [(zone.zoneName, zone.zoneState) for zone in
+                          self.client('user-a', 'project-a')
+                          .availability_zones.list()])
+        volume = admin.volumes.create(3)
+        self.wait_for(volume.id, 'available')
+        host = getattr(admin.volumes.get(volume.id), 'os-vol-host-attr:host')
+        pools = {pool.name: pool for pool in admin.pools.list(detailed=True)}
+        self.assertEqual(3, pools[host].allocated_capacity_gb)
+        if self.backend == 'sqlite':
+            shown = self.cinder('--os-volume-api-version', '3.33',
+                                'get-pools', '--detail', '--filters',
+                                'name=' + host, user='admin',
+                                project='admin').stdout
+            self.assertEqual('3', self.field(shown, 'allocated_capacity_gb'))
+        admin.volumes.delete(volume)
+        self.wait_for(volume.id, 'deleted')

@@ -197,6 +197,14 @@ VOLUME_MATRIX = {
         expect(200, 403, 200)),
     ('POST', '/v3/workers/cleanup'): (
         lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
+    ('GET', '/v3/os-services'): (
+        lambda w: ('/v3/os-services', None, []), expect(403, 403, 200)),
+    ('GET', '/v3/os-availability-zone'): (
+        lambda w: ('/v3/os-availability-zone', None, []),
+        expect(200, 200, 200)),
+    ('GET', '/v3/scheduler-stats/get_pools'): (
+        lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
+        expect(403, 403, 200)),
     ('GET', '/v3/messages'): (
         lambda w: ('/v3/messages', None, []), expect(200, 200, 200)),
     ('GET', '/v3/messages/{message_id}'): (
