@@ -5,9 +5,14 @@ import json
 import urllib.parse
 import uuid
 
+import webob
+
+from tests import base
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import test_placement_base
+from tests.functional import worker_fixtures
+from volapi import wsgi
 
 SURROGATE = '\ud800'
 # Strings str.isdigit() accepts that int() refuses or cannot convert.
@@ -110,7 +115,6 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
             self.assertIn('(5000 characters)', self.fault(response, 400))
             self.assertLess(len(response.body), 2000, path)
 
-
     def test_charset_of_the_body_is_not_used(self):
         # The body is JSON bytes whatever charset the Content-Type names
         # (as in Cinder): one Python has no text codec for was a 500.
@@ -145,6 +149,29 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
                 message = self.fault(response, 400)
                 self.assertIn(problem, message, path[:60])
                 self.assertLess(len(message), 200, path[:60])
+
+
+class ContentLengthTest(base.DatabaseTestCase):
+    """A Content-Length int() reads but that is no number of bytes: webob
+    read a body that was not there (a 500 in both APIs)."""
+
+    def test_both_apis(self):
+        self.useFixture(worker_fixtures.PrivateFakeTransport(self))
+        application = wsgi.init_application(self.config.conf)
+        for path, token, read in (
+                ('/v3/volumes', 'user-a:project-a',
+                 lambda body: body['badRequest']['message']),
+                ('/placement/resource_providers', 'admin',
+                 lambda body: body['errors'][0]['detail'])):
+            for length in (' 1', '+1', '1 ', '\u0661', '0x1'):
+                request = webob.Request.blank(path, method='POST', headers={
+                    'X-Auth-Token': token, 'Accept': 'application/json',
+                    'Content-Type': 'application/json'})
+                request.environ['CONTENT_LENGTH'] = length
+                response = request.get_response(application)
+                self.assertEqual(400, response.status_int, (path, length))
+                self.assertIn('content-length header must be an integer',
+                              read(response.json))
 
 
 class PlacementHostileInputTest(test_placement_base.PlacementTestCase):

@@ -11,7 +11,8 @@ where it has the layer. Outermost first:
 - ``/healthcheck`` answered by ``oslo_middleware.Healthcheck``;
 - the body size limit (oslo.middleware's sizelimit cannot have one limit
   per API in one process, nor answer in each API's error format): a body
-  larger than the API's limit is a 413 in that format; a body is read
+  larger than the API's limit is a 413 in that format, a Content-Length
+  that is no number of bytes a 400; a body is read
   whole here, so one that ends before its Content-Length (400) or stalls
   past the server's timeout (408) is refused in that format too;
 - volapi.middleware.replay (a request that met a database outage before it
@@ -38,8 +39,9 @@ HEALTHCHECK_PATH = '/healthcheck'
 class BodySizeLimit:
     """413 for a body larger than ``limit`` bytes, announced (Content-Length)
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
-    and handed on with its length). A body of a valid Content-Length is
-    read here too, whole: one that ends early (the client closed) is a 400
+    and handed on with its length). A Content-Length that is not ASCII
+    digits is a 400. A body of a valid Content-Length is read here too,
+    whole: one that ends early (the client closed) is a 400
     and one that stalls (the server's read timed out) a 408, where a
     parser reading it later failed with a 500."""
 
@@ -52,7 +54,13 @@ class BodySizeLimit:
         length = environ.get('CONTENT_LENGTH')
         if length:
             size = request_text.byte_count(length)
-            if size is not None and size > self.limit:
+            if size is None:
+                # webob would read ' 1', '+1' or '\u0661' as 1 (int()).
+                return self.fault(
+                    environ, start_response, 400,
+                    'content-length header must be an integer (ASCII '
+                    'digits), not %s' % request_text.excerpt(length))
+            if size > self.limit:
                 return self._too_large(environ, start_response)
             if size:
                 refused = self._read(environ, size)
