@@ -115,6 +115,18 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
             self.assertIn('(5000 characters)', self.fault(response, 400))
             self.assertLess(len(response.body), 2000, path)
 
+    def test_url_that_is_not_utf8(self):
+        volume_id = self.create_volume().json['volume']['id']
+        for path, what in (('/v3/volumes?name=%FF', 'The query string'),
+                           ('/v3/volumes?%ED%A0%80=1', 'The query string'),
+                           ('/v3/volumes/%FF', 'The URL path'),
+                           ('/v3/volumes/%s/metadata/%%C0%%80' % volume_id,
+                            'The URL path')):
+            response = self.app.get(path, headers=self.owner,
+                                    expect_errors=True)
+            self.assertEqual('%s is not valid UTF-8.' % what,
+                             self.fault(response, 400), path)
+
     def test_charset_of_the_body_is_not_used(self):
         # The body is JSON bytes whatever charset the Content-Type names
         # (as in Cinder): one Python has no text codec for was a 500.
