@@ -247,6 +247,22 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
                         path, urllib.parse.quote(amount)), status=None), 400)
 
 
+    def test_repeated_candidate_limit(self):
+        # The first limit counts (Placement's rule) but the schema checks
+        # the last: int() of a first that was no limit was a 500, and a
+        # negative one a 500 once it sampled the candidates.
+        rp = self.create_provider('limits')['uuid']
+        self.set_inventory(rp, {'DISK_GB': {'total': 10}})
+        path = '/allocation_candidates?resources=DISK_GB:1&'
+        for first in ('abc', '-1', '0', '1.5'):
+            self.assertError(self.get(path + 'limit=%s&limit=1' % first,
+                                      status=None), 400)
+        for first, found in (('9' * 5000, 1), ('9' * 25, 1), ('1', 1)):
+            self.assertEqual(found, len(self.get(
+                path + 'limit=%s&limit=5' % first
+            ).json['allocation_requests']))
+
+
 class MarkerScopeTest(api_fixtures.APITestCase):
     """A marker is looked up within the caller's project: another
     project's id answers exactly as an unknown id does."""
