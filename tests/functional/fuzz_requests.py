@@ -486,7 +486,11 @@ class Generator:
                 value = json.dumps(value)
             pairs.append(self._quoted(key) + '=' + self._quoted(value))
             if self.chance(0.1):
-                pairs.append(pairs[-1])
+                # The key again: the same value, or a valid one (APIs
+                # that check one of them and use the other).
+                pairs.append(self.choice([
+                    pairs[-1], self._quoted(key) + '=' + self.choice(
+                        ['1', 'true', 'none', 'DISK_GB:1', 'name'])]))
         if self.chance(0.1):
             pairs.append(self.choice(['%zz', '=', '&&', 'a=%', '%00=1',
                                       'limit=%ED%A0%80', 'x' * 5000]))
