@@ -246,7 +246,6 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
                     '%s?resources=DISK_GB:%s' % (
                         path, urllib.parse.quote(amount)), status=None), 400)
 
-
     def test_repeated_candidate_limit(self):
         # The first limit counts (Placement's rule) but the schema checks
         # the last: int() of a first that was no limit was a 500, and a

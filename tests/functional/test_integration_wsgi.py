@@ -54,9 +54,10 @@ class ComposedApplicationTest(base.DatabaseTestCase):
         self.assertIn('itemNotFound', response.text)
 
 
-class IncompleteBodyTest(base.DatabaseTestCase):
-    """Bodies shorter than their Content-Length, over volapi's own HTTP
-    server: each API answers in its own format (both answered 500)."""
+class BodyFramingTest(base.DatabaseTestCase):
+    """Bodies shorter than their Content-Length (both APIs answered 500)
+    and chunked bodies (read as empty), over volapi's own HTTP server:
+    each API answers in its own format."""
 
     def setUp(self):
         super().setUp()
@@ -68,14 +69,15 @@ class IncompleteBodyTest(base.DatabaseTestCase):
         self.addCleanup(serving.stop)
         self.address = server.server_address
 
-    def answer(self, path, token, close):
-        """(status, JSON body) of a POST of 10 of 100 announced bytes; the
-        client then closes its side or just stops sending."""
+    def answer(self, path, token, close,
+               framing=b'Content-Length: 100\r\n\r\n{"name": 1'):
+        """(status, JSON body) of a POST of ``framing`` (by default 10 of
+        100 announced bytes); the client then closes its side or just
+        stops sending."""
         with socket.create_connection(self.address, timeout=10) as sock:
             sock.sendall(b'POST %s HTTP/1.1\r\nHost: x\r\nX-Auth-Token: %s'
-                         b'\r\nContent-Type: application/json\r\n'
-                         b'Content-Length: 100\r\n\r\n{"name": 1'
-                         % (path, token))
+                         b'\r\nContent-Type: application/json\r\n%s'
+                         % (path, token, framing))
             if close:
                 sock.shutdown(socket.SHUT_WR)
             answer = b''
@@ -85,7 +87,7 @@ class IncompleteBodyTest(base.DatabaseTestCase):
                     break
                 answer += data
         head, _, body = answer.partition(b'\r\n\r\n')
-        return int(head.split()[1]), json.loads(body)
+        return int(head.split()[1]), json.loads(body) if body else None
 
     def test_volume_api(self):
         status, body = self.answer(b'/v3/volumes', b'user1:project1', True)
@@ -105,6 +107,28 @@ class IncompleteBodyTest(base.DatabaseTestCase):
         status, body = self.answer(path, b'admin', False)
         self.assertEqual(408, status)
         self.assertIn('did not arrive', body['errors'][0]['detail'])
+
+    def test_chunked_bodies(self):
+        self.useFixture(wf.Pools(self))
+        chunked = b'Transfer-Encoding: chunked\r\n\r\n'
+        status, body = self.answer(
+            b'/v3/volumes', b'user1:project1', False,
+            chunked + b'5\r\n{"vol\r\n12;ext=1\r\nume": {"size": 1}}\r\n'
+            b'0\r\nTrailer: x\r\n\r\n')
+        self.assertEqual((202, 1), (status, body['volume']['size']))
+        status, body = self.answer(
+            b'/placement/resource_providers', b'admin', False,
+            chunked + b'5\r\n{"nam\r\n8\r\ne": "x"}\r\n0\r\n\r\n')
+        # Placement 1.0: created, no body.
+        self.assertEqual(201, status)
+        for framing, problem in (
+                (b'ZZ\r\n{}\r\n0\r\n\r\n', "b'ZZ' is not a chunk size"),
+                (b'2\r\n{}XX0\r\n\r\n', 'does not end with CRLF'),
+                (b'10\r\n{}', 'ended inside a chunk')):
+            status, body = self.answer(b'/v3/volumes', b'user1:project1',
+                                       True, chunked + framing)
+            self.assertEqual(400, status)
+            self.assertIn(problem, body['badRequest']['message'])
 
 
 class EntryModulesTest(base.DatabaseTestCase):

@@ -36,10 +36,14 @@ from volapi.middleware import replay
 HEALTHCHECK_PATH = '/healthcheck'
 
 
+_TIMED_OUT = 'Request timeout: the body did not arrive in time (%s).'
+
+
 class BodySizeLimit:
     """413 for a body larger than ``limit`` bytes, announced (Content-Length)
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
-    and handed on with its length). A Content-Length that is not ASCII
+    and handed on with its length; framing the server could not decode, a
+    ValueError, is a 400). A Content-Length that is not ASCII
     digits is a 400. A body of a valid Content-Length is read here too,
     whole: one that ends early (the client closed) is a 400
     and one that stalls (the server's read timed out) a 408, where a
@@ -69,7 +73,18 @@ class BodySizeLimit:
                     return self.fault(environ, start_response, status,
                                       message)
         elif environ.get('HTTP_TRANSFER_ENCODING', '').lower() == 'chunked':
-            body = environ['wsgi.input'].read(self.limit + 1)
+            try:
+                body = environ['wsgi.input'].read(self.limit + 1)
+            except ValueError as e:
+                # Chunked framing the server could not decode.
+                return self.fault(environ, start_response, 400, str(e))
+            except ConnectionError:
+                return self.fault(environ, start_response, 400,
+                                  'The request body ended before its last '
+                                  'chunk.')
+            except TimeoutError:
+                return self.fault(environ, start_response, 408,
+                                  _TIMED_OUT % 'chunked')
             if len(body) > self.limit:
                 return self._too_large(environ, start_response)
             environ['wsgi.input'] = io.BytesIO(body)
@@ -84,8 +99,7 @@ class BodySizeLimit:
         try:
             body = environ['wsgi.input'].read(size)
         except TimeoutError:
-            return 408, ('Request timeout: the body did not arrive in time '
-                         '(Content-Length: %d).' % size)
+            return 408, _TIMED_OUT % ('Content-Length: %d' % size)
         except ConnectionError:
             body = b''
         if len(body) < size:
