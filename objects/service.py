@@ -11,13 +11,21 @@ from objects import fields
 
 # The binary of a volume worker's services row.
 VOLUME_BINARY = 'volapi-volume'
+# Cinder's name of it, which Cinder's clients send by default.
+CINDER_VOLUME_BINARY = 'cinder-volume'
+
+
+def binary_named(name):
+    """The binary a request names: Cinder's volume binary is ours."""
+    return VOLUME_BINARY if name == CINDER_VOLUME_BINARY else name
 
 
 @base.register
 class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
     # Version 1.1: cluster_name
-    VERSION = '1.1'
+    # Version 1.2: disabled_reason
+    VERSION = '1.2'
 
     model = models.Service
 
@@ -29,6 +37,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'cluster_name': fields.StringField(nullable=True),
         'report_count': fields.IntegerField(),
         'disabled': fields.BooleanField(),
+        'disabled_reason': fields.StringField(nullable=True),
         'heartbeat_at': fields.DateTimeField(nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
@@ -92,8 +101,23 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             expected_values={'report_count': self.report_count,
                              'deleted': False})
 
+    @classmethod
+    def set_disabled(cls, context, host, binary, disabled, reason=None):
+        """Disable (with ``reason``) or enable the live service
+        ``host``/``binary``: one compare-and-swap on its row, which a
+        heartbeat does not touch. False if there is no such service."""
+        return db_api.conditional_update(
+            context, cls.model,
+            {'disabled': disabled, 'disabled_reason': reason},
+            {'host': host, 'binary': binary, 'deleted': False})
+
     def last_seen(self):
         return self.heartbeat_at or self.created_at
+
+    def serves(self, down_time):
+        """True if it takes new work: up (see :meth:`is_up`) and not
+        disabled by an operator."""
+        return self.is_up(down_time) and not self.disabled
 
     def is_up(self, down_time):
         """True if the last heartbeat is at most ``down_time`` seconds old."""

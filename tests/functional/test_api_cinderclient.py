@@ -134,6 +134,8 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.assertIn(volume.id, [v.id for v in cinder.volumes.list()])
         cinder.volumes.update(volume, name='renamed')
         self.assertEqual('renamed', cinder.volumes.get(volume.id).name)
+        cinder.volumes.set_bootable(volume, True)
+        self.assertEqual('true', cinder.volumes.get(volume.id).bootable)
         self.assertIn('__DEFAULT__',
                       [t.name for t in cinder.volume_types.list()])
         self.assertRaises(cinder_exceptions.BadRequest,

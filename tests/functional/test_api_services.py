@@ -1,11 +1,13 @@
-"""GET /v3/os-services and /v3/os-availability-zone: the volume services
-as their services rows and heartbeats say, in Cinder's format."""
+"""/v3/os-services and /v3/os-availability-zone: the volume services as
+their services rows and heartbeats say, in Cinder's format, and disabling
+them."""
 import datetime
 
 from oslo_utils import timeutils
 
 from objects import service as service_obj
 from tests.functional import api_fixtures
+from tests.functional import worker_fixtures
 
 VOLUME = service_obj.VOLUME_BINARY
 
@@ -108,3 +110,115 @@ class AvailabilityZonesTest(api_fixtures.APITestCase):
         self.assertEqual({'availabilityZoneInfo': [
             {'zoneName': 'nova', 'zoneState': {'available': False}}]},
             self.zones())
+
+
+class DisableServicesTest(api_fixtures.APITestCase):
+    """PUT os-services/disable, disable-log-reason and enable; new volumes
+    avoid the pools of a server whose services are all disabled."""
+
+    def setUp(self):
+        super().setUp()
+        # Each create reads the pools: a disable counts at once.
+        self.config.set('volume', scheduler_cache_seconds=0)
+        self.second = self.useFixture(worker_fixtures.Pools(
+            self, host='worker-2'))
+        for host in ('worker-1@file', 'worker-2@file'):
+            service_obj.Service.register(self.context, host, VOLUME)
+
+    def put(self, action, body, headers=None, status=200):
+        return self.app.put_json('/v3/os-services/' + action, body,
+                                 headers=headers or _admin('3.59'),
+                                 status=status)
+
+    def listed(self):
+        return {s['host']: (s['status'], s['disabled_reason'])
+                for s in self.app.get('/v3/os-services',
+                                      headers=_admin('3.59'))
+                .json['services']}
+
+    def host_of_new_volume(self):
+        volume = self.create_volume().json['volume']
+        return self.app.get('/v3/volumes/%s' % volume['id'],
+                            headers=_admin('3.59')).json['volume']
+
+    def test_disable_with_a_reason_then_enable(self):
+        self.assertEqual(
+            {'host': 'worker-1@file', 'service': '', 'binary': VOLUME,
+             'status': 'disabled', 'disabled': True,
+             'disabled_reason': 'new disks'},
+            self.put('disable-log-reason', {
+                'host': 'worker-1@file', 'binary': VOLUME,
+                'disabled_reason': 'new disks'}).json)
+        self.assertEqual({'worker-1@file': ('disabled', 'new disks'),
+                          'worker-2@file': ('enabled', None)},
+                         self.listed())
+        self.assertEqual(
+            {'host': 'worker-1@file', 'service': VOLUME, 'binary': '',
+             'status': 'enabled', 'disabled': False},
+            self.put('enable', {'host': 'worker-1@file',
+                                'service': VOLUME}).json)
+        self.assertEqual(('enabled', None), self.listed()['worker-1@file'])
+        self.put('disable', {'host': 'worker-1@file', 'binary': VOLUME})
+        self.assertEqual(('disabled', None), self.listed()['worker-1@file'])
+
+    def test_new_volumes_avoid_disabled_servers(self):
+        self.put('disable', {'host': 'worker-1@file', 'binary': VOLUME})
+        for _ in range(3):
+            volume = self.host_of_new_volume()
+            self.assertEqual('worker-2@file#file',
+                             volume['os-vol-host-attr:host'])
+        self.put('disable', {'host': 'worker-2@file', 'binary': VOLUME})
+        self.assertEqual('error', self.host_of_new_volume()['status'])
+        self.put('enable', {'host': 'worker-1@file', 'binary': VOLUME})
+        self.assertEqual('worker-1@file#file',
+                         self.host_of_new_volume()['os-vol-host-attr:host'])
+
+    def test_new_volumes_avoid_servers_that_are_down(self):
+        long_ago = timeutils.utcnow() - datetime.timedelta(hours=1)
+        [first] = service_obj.Service.get_all(self.context,
+                                              host='worker-1@file')
+        self.assertTrue(first.heartbeat(now=long_ago))
+        self.assertEqual('worker-2@file#file',
+                         self.host_of_new_volume()['os-vol-host-attr:host'])
+        # A second member that is up serves the first one's server.
+        helper = service_obj.Service.register(
+            self.context, 'worker-1b@file', VOLUME,
+            cluster_name='worker-1@file')
+        self.assertTrue(helper.heartbeat())
+        hosts = {self.host_of_new_volume()['os-vol-host-attr:host']
+                 for _ in range(4)}
+        self.assertIn('worker-1@file#file', hosts)
+
+    def test_bad_requests(self):
+        for action, body, message in (
+                ('disable', {'binary': VOLUME},
+                 'Invalid input received: Host field is missing.'),
+                ('disable', {'host': 'worker-1@file'}, None),
+                ('enable', {'host': 'worker-1@file', 'binary': VOLUME,
+                            'zone': 'x'}, None),
+                ('disable-log-reason', {'host': 'worker-1@file',
+                                        'binary': VOLUME,
+                                        'disabled_reason': '   '}, None),
+                ('disable-log-reason', {'host': 'worker-1@file',
+                                        'binary': VOLUME,
+                                        'disabled_reason': 'x' * 256}, None),
+                ('disable', ['worker-1@file'], None)):
+            response = self.put(action, body, status=400)
+            text = self.fault(response, 400)
+            if message is not None:
+                self.assertEqual(message, text)
+        self.assertEqual({'worker-1@file': ('enabled', None),
+                          'worker-2@file': ('enabled', None)},
+                         self.listed())
+        response = self.put('disable', {'host': 'nowhere',
+                                        'binary': VOLUME}, status=404)
+        self.assertEqual('Service %s could not be found on host nowhere.'
+                         % VOLUME, self.fault(response, 404))
+
+    def test_administrators_only(self):
+        response = self.put('disable', {'host': 'worker-1@file',
+                                        'binary': VOLUME},
+                            headers=self.owner, status=403)
+        self.assertIn('volume_extension:services:update',
+                      self.fault(response, 403))
+        self.assertEqual(('enabled', None), self.listed()['worker-1@file'])

@@ -24,8 +24,10 @@ it writes. A pool whose claim found no room leaves the cached answer;
 when every cached pool tried refuses, the create reads again
 (:func:`refresh`), so only a read decides that no pool can hold a
 volume. An empty answer is never kept: a pool may come any moment.
-Migrations and retypes read every time (:func:`candidate_hosts`,
-:func:`pool_has`).
+A pool whose volume services are all disabled (``cinder
+service-disable``) or down is no candidate (a cached answer may name one
+for as long as it is kept). Migrations and retypes read every time
+(:func:`candidate_hosts`, :func:`pool_has`).
 """
 import collections
 import threading
@@ -40,6 +42,7 @@ from objects.placement import allocation_candidate as ac_obj
 from objects.placement import exception as placement_exc
 from objects.placement import resource_provider as rp_obj
 from objects.placement import trait as trait_obj
+from volapi.volume import cluster
 from volapi.volume import pools
 
 CONF = cfg.CONF
@@ -85,8 +88,12 @@ def _read(context, size, traits, zone):
             disk = summary.resources[pools.DISK_GB]
             free[provider_uuid] = disk['capacity'] - disk['used']
     # A provider deleted since the candidates were read (a pool a reshape
-    # removed) has no name left: it is no candidate.
+    # removed) has no name left: it is no candidate; nor is a pool no
+    # enabled and live service serves.
     names = _names(context, free)
+    unavailable = cluster.unavailable_servers(context)
+    names = {u: name for u, name in names.items()
+             if name.partition('#')[0] not in unavailable}
     most_free_first = CONF.volume.pool_weigher == 'most_free'
     ordered = sorted((u for u in free if u in names), key=lambda u: (
         -free[u] if most_free_first else free[u], names[u]))
