@@ -122,7 +122,7 @@ class BodyFramingTest(base.DatabaseTestCase):
         # Placement 1.0: created, no body.
         self.assertEqual(201, status)
         for framing, problem in (
-                (b'ZZ\r\n{}\r\n0\r\n\r\n', "b'ZZ' is not a chunk size"),
+                (b'ZZ\r\n{}\r\n0\r\n\r\n', "'ZZ' is not a chunk size"),
                 (b'2\r\n{}XX0\r\n\r\n', 'does not end with CRLF'),
                 (b'10\r\n{}', 'ended inside a chunk')):
             status, body = self.answer(b'/v3/volumes', b'user1:project1',

@@ -12,9 +12,9 @@ where it has the layer. Outermost first:
 - the body size limit (oslo.middleware's sizelimit cannot have one limit
   per API in one process, nor answer in each API's error format): a body
   larger than the API's limit is a 413 in that format, a Content-Length
-  that is no number of bytes a 400; a body is read
-  whole here, so one that ends before its Content-Length (400) or stalls
-  past the server's timeout (408) is refused in that format too;
+  that is no number of bytes a 400; a body is read whole here, so one that
+  ends before its Content-Length (400) or stalls past the server's timeout
+  (408) is refused in that format too;
 - volapi.middleware.replay (a request that met a database outage before it
   wrote runs again).
 
@@ -43,11 +43,11 @@ class BodySizeLimit:
     """413 for a body larger than ``limit`` bytes, announced (Content-Length)
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
     and handed on with its length; framing the server could not decode, a
-    ValueError, is a 400). A Content-Length that is not ASCII
-    digits is a 400. A body of a valid Content-Length is read here too,
-    whole: one that ends early (the client closed) is a 400
-    and one that stalls (the server's read timed out) a 408, where a
-    parser reading it later failed with a 500."""
+    ValueError, is a 400). A Content-Length that is not ASCII digits is a
+    400. A body of a valid Content-Length is read here too, whole: one that
+    ends early (the client closed) is a 400 and one that stalls (the
+    server's read timed out) a 408, where a parser reading it later failed
+    with a 500."""
 
     def __init__(self, application, limit, fault):
         self.application = application

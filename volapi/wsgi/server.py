@@ -5,12 +5,12 @@ keep-alive: a client's connection serves one request after another, as
 Cinder's own server does, so a client polling a volume pays for neither a
 TCP handshake nor a new thread per request. A connection closes after a
 response that says so (``Connection: close``): when the client asks for
-it or speaks HTTP/1.0 without keep-alive; when its request is chunked (its body is
-decoded for the application) or its Content-Length is not a number of
-bytes (the server could not tell
-where the next request starts), or the application left more of the body
-unread than MAX_DRAINED; when the response has no Content-Length or the
-application failed; when the server stops. An idle connection closes
+it or speaks HTTP/1.0 without keep-alive; when its request is chunked
+(its body is decoded for the application) or its Content-Length is not a
+number of bytes (the server could not tell where the next request
+starts), or the application left more of the body unread than
+MAX_DRAINED; when the response has no Content-Length or the application
+failed; when the server stops. An idle connection closes
 after ``[api] keepalive_timeout`` seconds without a request (0 turns
 keep-alive off); a request whose line, headers or body stop coming for as
 long (REQUEST_READ_TIMEOUT without keep-alive) closes too, after a 408 if
@@ -149,7 +149,8 @@ class _ChunkedBody:
         size = line.split(b';', 1)[0].strip()
         if not size or len(size) > 16 or any(
                 c not in b'0123456789abcdefABCDEF' for c in size):
-            raise self._malformed('%r is not a chunk size' % size[:20])
+            raise self._malformed('%r is not a chunk size'
+                                  % size[:20].decode('latin-1'))
         self._in_chunk = int(size, 16)
         if not self._in_chunk:
             # The last chunk: then trailers, up to an empty line.
