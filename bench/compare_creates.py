@@ -19,10 +19,13 @@ Then, per round and per client count, the loop of bench/volume_creates.py
 runs for --duration seconds against volapi, then against Cinder (create
 1 GiB, poll until 'available', again), and the volumes it made are
 deleted before the next measurement. Prints per client count: volumes made
-available per second, p50 and p95 create-to-available latency, the server
-processes' CPU (API, scheduler, workers; not PostgreSQL's) per volume, and
+available per second, p50 and p95 create-to-available latency, the
+server processes' CPU (API, scheduler, workers; not PostgreSQL's) per volume, and
 the ratio volapi / Cinder; with several rounds the medians and each
-round's ratio.
+round's ratio. Then the service's own latency, without the client's
+polling: the p50 from the volume row written by the API to the volume
+made available by the worker (created_at to launched_at, read from each
+database).
 
 Last, the quota at its limit on each side: a fresh project with a quota of
 --quota-limit volumes gets --quota-clients creates at once; prints how
@@ -88,6 +91,9 @@ def measure(service, args, clients):
     cpu = volume_actions.cpu_seconds(pids) - cpu
     made = len(level['made'])
     level['cpu_ms'] = 1000 * cpu / made if made else 0.0
+    launches = service.database.launch_ms(level['made'])
+    level['launch_p50'] = float(statistics.median(launches)) \
+        if launches else 0.0
     api = service.api()
     try:
         volume_creates.delete_all(api, level['made'])
@@ -211,6 +217,17 @@ def print_table(levels, rounds):
     print('(/s: volumes made available per second; p50/p95: create-to-'
           'available ms; CPU ms: server processes per volume; medians of '
           '%d round%s)' % (rounds, '' if rounds == 1 else 's'))
+    print('\n%7s | %14s | %14s | %6s' % (
+        'clients', 'volapi p50 ms', 'Cinder p50 ms', 'ratio'))
+    for clients, runs in levels.items():
+        mine, theirs = (statistics.median(r[target]['launch_p50']
+                                          for r in runs)
+                        for target in ('volapi', 'cinder'))
+        print('%7d | %14.1f | %14.1f | %5.1fx' % (
+            clients, mine, theirs, theirs / mine if mine else float('inf')))
+    print('(from the volume row written by the API to the volume made '
+          'available by the worker: created_at to launched_at in each '
+          'database, without the client\'s polling)')
 
 
 def main(argv=None):
@@ -237,9 +254,11 @@ def main(argv=None):
                 for name, service in targets:
                     run[name] = level = measure(service, args, clients)
                     print('round %d %-6s %2d clients: %6.1f/s p50 %6.0f '
-                          'p95 %6.0f ms, CPU %5.1f ms/volume  [%s]' % (
+                          'p95 %6.0f ms, row to available p50 %6.1f ms, '
+                          'CPU %5.1f ms/volume  [%s]' % (
                               round_, name, clients, level['rate'],
-                              level['p50'], level['p95'], level['cpu_ms'],
+                              level['p50'], level['p95'],
+                              level['launch_p50'], level['cpu_ms'],
                               volume_creates.statuses(level['counts'])))
                     sys.stdout.flush()
                 levels[clients].append(run)

@@ -73,6 +73,26 @@ class Database:
             drivername='postgresql+%s' % driver,
             database=self.name).render_as_string(hide_password=False)
 
+    def launch_ms(self, volume_ids):
+        """Milliseconds from ``created_at`` (the API wrote the volume row)
+        to ``launched_at`` (the worker made it available) of each volume of
+        ``volume_ids`` that has both: a latency of the service alone,
+        without the client's polling. Cinder and volapi set both columns
+        at those two points."""
+        if not volume_ids:
+            return []
+        engine = sqlalchemy.create_engine(self.url('psycopg'),
+                                          poolclass=sqlalchemy.pool.NullPool)
+        try:
+            with engine.connect() as conn:
+                return conn.execute(sqlalchemy.text(
+                    'SELECT EXTRACT(EPOCH FROM launched_at - created_at) '
+                    '* 1000 FROM volumes WHERE id = ANY(:ids) AND '
+                    'launched_at IS NOT NULL'),
+                    {'ids': list(volume_ids)}).scalars().all()
+        finally:
+            engine.dispose()
+
     def drop(self):
         if not self.created:
             return

@@ -178,6 +178,7 @@ class Service(SoftDeleteMixin, Base):
     cluster_name = sa.Column(NAME)
     report_count = sa.Column(sa.Integer, default=0, nullable=False)
     disabled = sa.Column(sa.Boolean, default=False, nullable=False)
+    disabled_reason = sa.Column(NAME)
     heartbeat_at = sa.Column(DateTime)
 
 

@@ -9,12 +9,16 @@ from db import session
 from objects import base
 from objects import fields
 
+# The binary of a volume worker's services row.
+VOLUME_BINARY = 'volapi-volume'
+
 
 @base.register
 class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
     # Version 1.1: cluster_name
-    VERSION = '1.1'
+    # Version 1.2: disabled_reason
+    VERSION = '1.2'
 
     model = models.Service
 
@@ -26,6 +30,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'cluster_name': fields.StringField(nullable=True),
         'report_count': fields.IntegerField(),
         'disabled': fields.BooleanField(),
+        'disabled_reason': fields.StringField(nullable=True),
         'heartbeat_at': fields.DateTimeField(nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
@@ -88,6 +93,16 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
              'heartbeat_at': now or timeutils.utcnow()},
             expected_values={'report_count': self.report_count,
                              'deleted': False})
+
+    @classmethod
+    def set_disabled(cls, context, host, binary, disabled, reason=None):
+        """Disable (with ``reason``) or enable the live service
+        ``host``/``binary``: one compare-and-swap on its row, which a
+        heartbeat does not touch. False if there is no such service."""
+        return db_api.conditional_update(
+            context, cls.model,
+            {'disabled': disabled, 'disabled_reason': reason},
+            {'host': host, 'binary': binary, 'deleted': False})
 
     def last_seen(self):
         return self.heartbeat_at or self.created_at

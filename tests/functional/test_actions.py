@@ -318,6 +318,25 @@ class ActionsTest(ActionTestCase):
             "'in-use'",
             self.refused({'os-update_readonly_flag': {'readonly': False}}))
 
+    def test_set_bootable(self):
+        for value, shown in ((True, 'true'), ('false', 'false'),
+                             ('1', 'true')):
+            response = self.act({'os-set_bootable': {'bootable': value}},
+                                status=200)
+            self.assertEqual(b'', response.body)
+            self.assertEqual(shown, self.app.get(
+                '/v3/volumes/%s' % self.volume.id,
+                headers=self.owner).json['volume']['bootable'])
+        self.assertIn('bootable', self.refused(
+            {'os-set_bootable': {'bootable': 'maybe'}}))
+        self.assertIn("'bootable' is a required property",
+                      self.refused({'os-set_bootable': {}}))
+        self.act({'os-reset_status': {'status': 'maintenance'}},
+                 headers=api_fixtures.ADMIN)
+        self.assertIn('maintenance', self.refused(
+            {'os-set_bootable': {'bootable': False}}))
+        self.assertTrue(self.volume_row()['bootable'])
+
     def test_reset_status(self):
         self.act({'os-extend': {'new_size': 2}})
         self.assertEqual(

@@ -134,6 +134,8 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.assertIn(volume.id, [v.id for v in cinder.volumes.list()])
         cinder.volumes.update(volume, name='renamed')
         self.assertEqual('renamed', cinder.volumes.get(volume.id).name)
+        cinder.volumes.set_bootable(volume, True)
+        self.assertEqual('true', cinder.volumes.get(volume.id).bootable)
         self.assertIn('__DEFAULT__',
                       [t.name for t in cinder.volume_types.list()])
         self.assertRaises(cinder_exceptions.BadRequest,
@@ -193,3 +195,30 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.assertEqual([], list(cinder.limits.get().rate))
         cinder.volumes.delete(volume)
         self.wait_for(volume.id, 'deleted', headers=self.owner)
+
+    def test_operator_views(self):
+        """What an operator checks first: `cinder service-list`,
+        `availability-zone-list` and `get-pools --detail`, through
+        python-cinderclient's library and (SQLite) its CLI."""
+        admin = self.client('admin', 'admin')
+        [service] = admin.services.list()
+        self.assertEqual(('volapi-volume', 'up', 'enabled', 'nova'),
+                         (service.binary, service.state, service.status,
+                          service.zone))
+        self.assertEqual([('nova', {'available': True})],
+                         [(zone.zoneName, zone.zoneState) for zone in
+                          self.client('user-a', 'project-a')
+                          .availability_zones.list()])
+        volume = admin.volumes.create(3)
+        self.wait_for(volume.id, 'available')
+        host = getattr(admin.volumes.get(volume.id), 'os-vol-host-attr:host')
+        pools = {pool.name: pool for pool in admin.pools.list(detailed=True)}
+        self.assertEqual(3, pools[host].allocated_capacity_gb)
+        if self.backend == 'sqlite':
+            shown = self.cinder('--os-volume-api-version', '3.33',
+                                'get-pools', '--detail', '--filters',
+                                'name=' + host, user='admin',
+                                project='admin').stdout
+            self.assertEqual('3', self.field(shown, 'allocated_capacity_gb'))
+        admin.volumes.delete(volume)
+        self.wait_for(volume.id, 'deleted')

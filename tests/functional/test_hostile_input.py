@@ -221,10 +221,10 @@ class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
             self.assertIn('given more than once', self.fault(response, 400))
 
     def test_unserved_resources_are_404(self):
-        for path in ('/v3/os-services', '/v3/resource_filters',
+        for path in ('/v3/os-hosts', '/v3/resource_filters',
                      '/v3/volumez', '/v3/backups/x',
                      '/v3/project-a/os-hosts/h',
-                     '/v3/project-a/os-services'):
+                     '/v3/project-a/backups'):
             response = self.app.get(path, headers=self.owner,
                                     expect_errors=True)
             self.assertEqual('The resource could not be found.',

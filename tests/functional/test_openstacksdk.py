@@ -1,5 +1,6 @@
 """openstacksdk's block_storage proxy against the volume API over HTTP on
-127.0.0.1 (noauth tokens as admin_token): volumes and the quota calls."""
+127.0.0.1 (noauth tokens as admin_token): volumes, the quota calls and
+an operator's views of services, zones and pools."""
 import openstack
 
 from tests.functional import test_actions_cli
@@ -35,3 +36,18 @@ class OpenStackSDKTest(test_actions_cli.CinderClientTestCase):
         self.assertEqual(413, error.status_code)
         admin.revert_quota_set('project-a')
         self.assertEqual(10, admin.get_quota_set('project-a').volumes)
+
+    def test_operator_views(self):
+        admin = self.connect('admin:admin').block_storage
+        tenant = self.connect('user-a:project-a').block_storage
+        services = list(admin.services())
+        self.assertEqual(['up'], list({s.state for s in services}))
+        self.assertEqual(['nova'], [zone.name for zone in
+                                    tenant.availability_zones()])
+        pools = {pool.name: pool for pool in admin.backend_pools()}
+        self.assertTrue(pools)
+        for pool in pools.values():
+            self.assertIn('total_capacity_gb', pool.capabilities)
+        error = self.assertRaises(openstack.exceptions.HttpException, list,
+                                  tenant.backend_pools())
+        self.assertEqual(403, error.status_code)

@@ -197,6 +197,27 @@ VOLUME_MATRIX = {
         expect(200, 403, 200)),
     ('POST', '/v3/workers/cleanup'): (
         lambda w: ('/v3/workers/cleanup', {}, []), expect(403, 403, 202)),
+    ('GET', '/v3/os-services'): (
+        lambda w: ('/v3/os-services', None, []), expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/enable'): (
+        lambda w: ('/v3/os-services/enable',
+                   {'host': 'worker-1@file', 'binary': 'volapi-volume'}, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/disable'): (
+        lambda w: ('/v3/os-services/disable',
+                   {'host': 'nowhere', 'binary': 'volapi-volume'}, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/os-services/disable-log-reason'): (
+        lambda w: ('/v3/os-services/disable-log-reason',
+                   {'host': 'nowhere', 'binary': 'volapi-volume',
+                    'disabled_reason': 'r'}, []),
+        expect(403, 403, 404)),
+    ('GET', '/v3/os-availability-zone'): (
+        lambda w: ('/v3/os-availability-zone', None, []),
+        expect(200, 200, 200)),
+    ('GET', '/v3/scheduler-stats/get_pools'): (
+        lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
+        expect(403, 403, 200)),
     ('GET', '/v3/messages'): (
         lambda w: ('/v3/messages', None, []), expect(200, 200, 200)),
     ('GET', '/v3/messages/{message_id}'): (
@@ -258,6 +279,8 @@ ACTION_MATRIX = {
         expect(403, 404, 400)),
     (_VOLUME_ACTION, 'os-update_readonly_flag'): (
         {'readonly': True}, 'volume', expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-set_bootable'): (
+        {'bootable': True}, 'volume', expect(200, 404, 200)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
@@ -271,6 +294,9 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
+                     '/v3/os-services/enable': 'PUT',
+                     '/v3/os-services/disable': 'PUT',
+                     '/v3/os-services/disable-log-reason': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET'}
 
 

@@ -45,6 +45,13 @@ def invalid_sort_key(key):
                              % request_text.excerpt(key))
 
 
+def invalid_filters(names):
+    """Cinder's 400 for query filters a list does not take."""
+    return errors.BadRequest('Invalid filters %s are found in query '
+                             'options.' % request_text.excerpt(
+                                 ','.join(sorted(names))))
+
+
 def no_such_action(name):
     """Cinder's 400 for an action a resource does not take."""
     return errors.BadRequest('There is no such action: %s'

@@ -10,6 +10,8 @@ from volapi.policies import base
 from volapi.policies import limits
 from volapi.policies import messages
 from volapi.policies import quotas
+from volapi.policies import scheduler_stats
+from volapi.policies import services
 from volapi.policies import snapshots
 from volapi.policies import types
 from volapi.policies import volume_actions
@@ -21,4 +23,5 @@ def list_rules():
     return list(itertools.chain(
         base.list_rules(), volumes.list_rules(), volume_actions.list_rules(),
         snapshots.list_rules(), types.list_rules(), workers.list_rules(),
-        limits.list_rules(), quotas.list_rules(), messages.list_rules()))
+        limits.list_rules(), quotas.list_rules(), messages.list_rules(),
+        scheduler_stats.list_rules(), services.list_rules()))

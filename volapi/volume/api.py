@@ -547,6 +547,13 @@ def retype(context, volume_id, new_type, migration_policy='never',
     worker_client().retype(context, volume, volume_type.id)
 
 
+def set_bootable(context, volume_id, bootable, version=None,
+                 authorize=None):
+    on_volume(context, volume_id, _one('set_bootable', version=version,
+                                       reflect=False, bootable=bootable),
+              authorize)
+
+
 def update_readonly_flag(context, volume_id, readonly, version=None,
                          authorize=None):
     on_volume(context, volume_id, lambda ctx, volume: [

@@ -11,9 +11,10 @@ cluster of its own, addressed by its host.
 from oslo_config import cfg
 
 import objects
+from objects import service as service_obj
 
 CONF = cfg.CONF
-BINARY = 'volapi-volume'
+BINARY = service_obj.VOLUME_BINARY
 
 
 def cluster_of(conf):

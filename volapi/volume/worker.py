@@ -8,6 +8,7 @@ finished rolled back).
 from oslo_log import log as logging
 
 import objects
+from objects import service as service_obj
 from rpc import server as rpc_server
 from rpc import transport as rpc_transport
 from rpc import volume as rpc_volume
@@ -23,7 +24,7 @@ from volapi.volume import reshape
 
 LOG = logging.getLogger(__name__)
 
-BINARY = 'volapi-volume'
+BINARY = service_obj.VOLUME_BINARY
 
 
 class VolumeWorker:

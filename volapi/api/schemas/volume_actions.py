@@ -85,3 +85,4 @@ migrate_volume_completion = {
 }
 
 update_readonly_flag = types.single_key('readonly', types.boolean)
+set_bootable = types.single_key('bootable', types.boolean)

@@ -70,11 +70,9 @@ class VolumeQuery:
         if version < mv.RESOURCE_FILTER:
             return {k: v for k, v in raw.items()
                     if k.rstrip('~') in LEGACY_USER_FILTERS}
-        invalid = sorted(k for k in raw if k.rstrip('~') not in USER_FILTERS)
+        invalid = [k for k in raw if k.rstrip('~') not in USER_FILTERS]
         if invalid:
-            raise errors.BadRequest(
-                'Invalid filters %s are found in query options.'
-                % ','.join(invalid))
+            raise common.invalid_filters(invalid)
         return raw
 
     @staticmethod

@@ -4,9 +4,12 @@ import pecan
 from volapi.api import errors
 from volapi.api import routing
 from volapi.api.v3 import attachments
+from volapi.api.v3 import availability_zones
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
 from volapi.api.v3 import quotas
+from volapi.api.v3 import scheduler_stats
+from volapi.api.v3 import services
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import types
 from volapi.api.v3 import volumes
@@ -29,6 +32,11 @@ class Resources:
         setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
         setattr(self, 'os-quota-class-sets',
                 quotas.QuotaClassSetsController())
+        setattr(self, 'os-services', services.ServicesController())
+        setattr(self, 'os-availability-zone',
+                availability_zones.AvailabilityZonesController())
+        setattr(self, 'scheduler-stats',
+                scheduler_stats.SchedulerStatsController())
 
 
 class V3Controller:

@@ -4,8 +4,8 @@
 and argument (validation.parse_action). Each action validates its
 argument against its schema, checks its policy on the volume, and calls the
 service layer (``volapi.volume.api``), whose transitions decide the rest.
-Like Cinder, actions answer 202 with an empty body, those that return
-something (os-migrate_volume_completion) 200 with it.
+Like Cinder, actions answer 202 with an empty body (os-set_bootable 200),
+those that return something (os-migrate_volume_completion) 200 with it.
 """
 import dataclasses
 
@@ -19,6 +19,7 @@ from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volume_actions as schemas
 from volapi.policies import volume_actions as policies
+from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
 from volapi.volume import migrations
 
@@ -34,6 +35,8 @@ class Action:
     # if told that the policy allows the action on the caller's own
     # volumes (``own_allowed``); the rule must then be a policy name.
     read_free: bool = False
+    # The status of an answer without a body.
+    empty_status: int = 202
 
 
 # Each handler calls the service with ``call``: the request's version and
@@ -112,6 +115,11 @@ def _update_readonly_flag(context, volume_id, argument, **call):
     volume_api.update_readonly_flag(context, volume_id, readonly, **call)
 
 
+def _set_bootable(context, volume_id, argument, **call):
+    bootable = strutils.bool_from_string(argument['bootable'], strict=True)
+    volume_api.set_bootable(context, volume_id, bootable, **call)
+
+
 def _extend_rule(volume):
     return (policies.EXTEND_ATTACHED if volume.status == 'in-use'
             else policies.EXTEND)
@@ -138,6 +146,8 @@ ACTIONS = {
     'os-update_readonly_flag': Action(schemas.update_readonly_flag,
                                       policies.UPDATE_READONLY_FLAG,
                                       _update_readonly_flag),
+    'os-set_bootable': Action(schemas.set_bootable, volume_policies.UPDATE,
+                              _set_bootable, empty_status=200),
 }
 
 
@@ -162,7 +172,7 @@ def dispatch(request, context, volume_id, name, argument):
             context, action.rule, {'project_id': context.project_id},
             do_raise=False)
     body = action.handler(context, volume_id, argument, **call)
-    # Actions answer 202 with no body; those that answer (Cinder's
-    # migrate_volume_completion) 200 with theirs.
+    # Those that answer (Cinder's migrate_volume_completion) 200 with
+    # their body.
     return rest.respond(body, 200) if body is not None \
-        else rest.respond(None, 202)
+        else rest.respond(None, action.empty_status)

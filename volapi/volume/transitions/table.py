@@ -117,6 +117,10 @@ TABLE = [
         'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
         values=NAME_VALUES),
     Transition(
+        'set_bootable', 'volume', 'os-set_bootable: the bootable flag',
+        expect={'status': cond.Not('maintenance')},
+        values={'bootable': Param('bootable')}),
+    Transition(
         'update_metadata', 'volume',
         'the metadata API and PUT /volumes/{id} with metadata: the '
         'metadata rows are set, replaced or deleted in the same transaction',
