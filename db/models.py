@@ -74,6 +74,19 @@ class VolumeType(SoftDeleteMixin, Base):
         'live_name', name='uniq_volume_types0live_name'),)
 
 
+class VolumeTypeProject(Base):
+    """A project that may use a private volume type (Cinder's type access
+    list)."""
+    __tablename__ = 'volume_type_projects'
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id',
+                                                   ondelete='CASCADE'),
+                               nullable=False)
+    project_id = sa.Column(NAME, nullable=False)
+    created_at = sa.Column(DateTime, default=_now, nullable=False)
+    __table_args__ = (sa.UniqueConstraint('volume_type_id', 'project_id'),)
+
+
 class VolumeTypeExtraSpec(key_value_pairs('volume_type_id', 'volume_types'),
                           Base):
     __tablename__ = 'volume_type_extra_specs'

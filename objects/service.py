@@ -11,6 +11,13 @@ from objects import fields
 
 # The binary of a volume worker's services row.
 VOLUME_BINARY = 'volapi-volume'
+# Cinder's name of it, which Cinder's clients send by default.
+CINDER_VOLUME_BINARY = 'cinder-volume'
+
+
+def binary_named(name):
+    """The binary a request names: Cinder's volume binary is ours."""
+    return VOLUME_BINARY if name == CINDER_VOLUME_BINARY else name
 
 
 @base.register
@@ -106,6 +113,11 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     def last_seen(self):
         return self.heartbeat_at or self.created_at
+
+    def serves(self, down_time):
+        """True if it takes new work: up (see :meth:`is_up`) and not
+        disabled by an operator."""
+        return self.is_up(down_time) and not self.disabled
 
     def is_up(self, down_time):
         """True if the last heartbeat is at most ``down_time`` seconds old."""

@@ -19,6 +19,7 @@ from db import session
 from objects import base
 from objects import fields
 from objects import metadata
+from objects import type_access
 from objects import type_quota
 from objects import worker as worker_obj
 
@@ -113,14 +114,17 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     @classmethod
     def get(cls, context, ident, include_private=True):
         """The live type whose id or name is ``ident`` (an id wins), with
-        its extra specs, in one query."""
+        its extra specs, in one query. Without ``include_private``, a
+        private type only if the caller's project is on its access list."""
         rows = []
         with session.reader.connection.using(context) as conn:
             if uuidutils.is_uuid_like(ident):
                 rows = conn.execute(_TYPE_BY_ID, {'ident': ident}).all()
             if not rows:
                 rows = conn.execute(_TYPE_BY_NAME, {'ident': ident}).all()
-        if not rows or (not include_private and not rows[0].is_public):
+        if not rows or (not include_private and not rows[0].is_public and
+                        not type_access.has_access(context, rows[0].id,
+                                                   context.project_id)):
             raise VolumeTypeNotFound('volume type', ident)
         first = rows[0]._mapping
         volume_type = cls._from_row(context, first)
@@ -141,7 +145,7 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         query = sa.select(table).where(table.c.deleted == sa.false())
         scope = []
         if not include_private:
-            scope.append(table.c.is_public == sa.true())
+            scope.append(type_access.visible_to(context.project_id))
             query = query.where(*scope)
         elif is_public is not None:
             query = query.where(table.c.is_public == bool(is_public))

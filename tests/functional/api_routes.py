@@ -13,6 +13,7 @@ from pecan import util as pecan_util
 from volapi.api import routing
 from volapi.api.v3 import root
 from volapi.api.v3 import snapshots
+from volapi.api.v3 import type_access
 from volapi.api.v3 import volume_actions
 from volapi.placement import handler as placement_handler
 
@@ -21,7 +22,8 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
                'extra_specs': '{key}', 'metadata': '{key}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
-               'os-quota-class-sets': '{class_name}'}
+               'os-quota-class-sets': '{class_name}',
+               'clusters': '{cluster_name}'}
 
 
 def _methods(handler):
@@ -68,6 +70,7 @@ def volume_actions_by_path():
         '/v3/volumes/{volume_id}/action': sorted(volume_actions.ACTIONS),
         '/v3/snapshots/{snapshot_id}/action': sorted(snapshots._ACTIONS),
         '/v3/attachments/{attachment_id}/action': ['os-complete'],
+        '/v3/types/{type_id}/action': sorted(type_access.ACTIONS),
     }
 
 

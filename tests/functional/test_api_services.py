@@ -173,6 +173,22 @@ class DisableServicesTest(api_fixtures.APITestCase):
         self.assertEqual('worker-1@file#file',
                          self.host_of_new_volume()['os-vol-host-attr:host'])
 
+    def test_new_volumes_avoid_servers_that_are_down(self):
+        long_ago = timeutils.utcnow() - datetime.timedelta(hours=1)
+        [first] = service_obj.Service.get_all(self.context,
+                                              host='worker-1@file')
+        self.assertTrue(first.heartbeat(now=long_ago))
+        self.assertEqual('worker-2@file#file',
+                         self.host_of_new_volume()['os-vol-host-attr:host'])
+        # A second member that is up serves the first one's server.
+        helper = service_obj.Service.register(
+            self.context, 'worker-1b@file', VOLUME,
+            cluster_name='worker-1@file')
+        self.assertTrue(helper.heartbeat())
+        hosts = {self.host_of_new_volume()['os-vol-host-attr:host']
+                 for _ in range(4)}
+        self.assertIn('worker-1@file#file', hosts)
+
     def test_bad_requests(self):
         for action, body, message in (
                 ('disable', {'binary': VOLUME},

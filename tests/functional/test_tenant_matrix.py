@@ -212,6 +212,22 @@ VOLUME_MATRIX = {
                    {'host': 'nowhere', 'binary': 'volapi-volume',
                     'disabled_reason': 'r'}, []),
         expect(403, 403, 404)),
+    ('GET', '/v3/clusters'): (
+        lambda w: ('/v3/clusters', None, []), expect(403, 403, 200)),
+    ('GET', '/v3/clusters/detail'): (
+        lambda w: ('/v3/clusters/detail', None, []), expect(403, 403, 200)),
+    ('GET', '/v3/clusters/{cluster_name}'): (
+        lambda w: ('/v3/clusters/nowhere@file', None, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/clusters/enable'): (
+        lambda w: ('/v3/clusters/enable', {'name': 'nowhere@file'}, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/clusters/disable'): (
+        lambda w: ('/v3/clusters/disable', {'name': 'nowhere@file'}, []),
+        expect(403, 403, 404)),
+    ('GET', '/v3/types/{type_id}/os-volume-type-access'): (
+        lambda w: _type(w, '/v3/types/{type_id}/os-volume-type-access'),
+        expect(403, 403, 404)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -287,6 +303,11 @@ ACTION_MATRIX = {
         None, 'snapshot', expect(403, 404, 202)),
     ('/v3/attachments/{attachment_id}/action', 'os-complete'): (
         None, 'connected', expect(204, 404, 204)),
+    # The world's type is public: no access list to change.
+    ('/v3/types/{type_id}/action', 'addProjectAccess'): (
+        {'project': 'project-b'}, 'type', expect(403, 403, 400)),
+    ('/v3/types/{type_id}/action', 'removeProjectAccess'): (
+        {'project': 'project-b'}, 'type', expect(403, 403, 400)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
@@ -294,6 +315,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
+                     '/v3/clusters/enable': 'PUT',
+                     '/v3/clusters/disable': 'PUT',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
@@ -390,8 +413,11 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 filled = _filled(argument, world)
                 path = template.format(volume_id=world[target],
                                        snapshot_id=world[target],
-                                       attachment_id=world[target])
-                return path, {action: filled}, [world[target]]
+                                       attachment_id=world[target],
+                                       type_id=world[target])
+                # Types belong to no project.
+                owned = [] if target == 'type' else [world[target]]
+                return path, {action: filled}, owned
             for caller in ORDER:
                 self.check_cell('POST', build, caller, expected[caller])
 

@@ -7,6 +7,7 @@ Cinder policy file means the same here.
 import itertools
 
 from volapi.policies import base
+from volapi.policies import clusters
 from volapi.policies import limits
 from volapi.policies import messages
 from volapi.policies import quotas
@@ -24,4 +25,5 @@ def list_rules():
         base.list_rules(), volumes.list_rules(), volume_actions.list_rules(),
         snapshots.list_rules(), types.list_rules(), workers.list_rules(),
         limits.list_rules(), quotas.list_rules(), messages.list_rules(),
-        scheduler_stats.list_rules(), services.list_rules()))
+        scheduler_stats.list_rules(), services.list_rules(),
+        clusters.list_rules()))

@@ -7,6 +7,9 @@ QOS_SPECS_ID = 'volume_extension:access_types_qos_specs_id'
 EXTRA_SPECS_INDEX = 'volume_extension:types_extra_specs:index'
 EXTRA_SPECS_SHOW = 'volume_extension:types_extra_specs:show'
 EXTRA_SPECS_MANAGE = 'volume_extension:types_extra_specs:update'
+ACCESS_LIST = 'volume_extension:volume_type_access:get_all_for_type'
+ACCESS_ADD = 'volume_extension:volume_type_access:addProjectAccess'
+ACCESS_REMOVE = 'volume_extension:volume_type_access:removeProjectAccess'
 
 rules = [
     base.operation(MANAGE, base.RULE_ADMIN_API,
@@ -23,6 +26,15 @@ rules = [
     base.operation(EXTRA_SPECS_MANAGE, base.RULE_ADMIN_API,
                    "Create, change or delete a type's extra specs.",
                    'POST', '/types/{type_id}/extra_specs'),
+    base.operation(ACCESS_LIST, base.RULE_ADMIN_API,
+                   'List the projects that may use a private type.', 'GET',
+                   '/types/{type_id}/os-volume-type-access'),
+    base.operation(ACCESS_ADD, base.RULE_ADMIN_API,
+                   'Let a project use a private type.', 'POST',
+                   '/types/{type_id}/action (addProjectAccess)'),
+    base.operation(ACCESS_REMOVE, base.RULE_ADMIN_API,
+                   'Stop a project using a private type.', 'POST',
+                   '/types/{type_id}/action (removeProjectAccess)'),
 ]
 
 

@@ -80,5 +80,18 @@ def has_live_member(context, volume):
     else:
         candidates = objects.Service.get_all(context, binary=BINARY,
                                              host=address)
-    return any(s.is_up(CONF.service_down_time) and not s.disabled
-               for s in candidates)
+    return any(s.serves(CONF.service_down_time) for s in candidates)
+
+
+def unavailable_servers(context):
+    """The servers (``host@backend`` or ``cluster@backend``, what a pool's
+    name starts with) none of whose volume services takes new work (all
+    disabled by an operator, ``cinder service-disable``, or down, as
+    Cinder's scheduler skips a backend whose service is down). A server
+    without a services row is not one of them."""
+    serving, not_serving = set(), set()
+    for service in objects.Service.get_all(context, binary=BINARY):
+        for server in filter(None, (service.host, service.cluster_name)):
+            (serving if service.serves(CONF.service_down_time)
+             else not_serving).add(server)
+    return not_serving - serving

@@ -25,8 +25,8 @@ when every cached pool tried refuses, the create reads again
 (:func:`refresh`), so only a read decides that no pool can hold a
 volume. An empty answer is never kept: a pool may come any moment.
 A pool whose volume services are all disabled (``cinder
-service-disable``) is no candidate (a cached answer may name one for as
-long as it is kept). Migrations and retypes read every time
+service-disable``) or down is no candidate (a cached answer may name one
+for as long as it is kept). Migrations and retypes read every time
 (:func:`candidate_hosts`, :func:`pool_has`).
 """
 import collections
@@ -38,16 +38,15 @@ from oslo_config import cfg
 
 from db import models
 from db import session
-from objects import service as service_obj
 from objects.placement import allocation_candidate as ac_obj
 from objects.placement import exception as placement_exc
 from objects.placement import resource_provider as rp_obj
 from objects.placement import trait as trait_obj
+from volapi.volume import cluster
 from volapi.volume import pools
 
 CONF = cfg.CONF
 PROVIDERS = models.ResourceProvider.__table__
-SERVICES = models.Service.__table__
 # Distinct questions (size, traits, zone, weigher) kept; the oldest read
 # goes first.
 CACHED_ANSWERS = 256
@@ -89,12 +88,12 @@ def _read(context, size, traits, zone):
             disk = summary.resources[pools.DISK_GB]
             free[provider_uuid] = disk['capacity'] - disk['used']
     # A provider deleted since the candidates were read (a pool a reshape
-    # removed) has no name left: it is no candidate; nor is a pool whose
-    # services an operator disabled.
+    # removed) has no name left: it is no candidate; nor is a pool no
+    # enabled and live service serves.
     names = _names(context, free)
-    disabled = _disabled_servers(context)
+    unavailable = cluster.unavailable_servers(context)
     names = {u: name for u, name in names.items()
-             if name.partition('#')[0] not in disabled}
+             if name.partition('#')[0] not in unavailable}
     most_free_first = CONF.volume.pool_weigher == 'most_free'
     ordered = sorted((u for u in free if u in names), key=lambda u: (
         -free[u] if most_free_first else free[u], names[u]))
@@ -114,23 +113,6 @@ def pool_has(context, host, extra_specs):
     have = {t['name'] for t in trait_obj.get_all_for_provider(
         context, provider.id)}
     return wanted <= have
-
-
-def _disabled_servers(context):
-    """The servers (``host@backend`` or ``cluster@backend``, what a pool's
-    name starts with) whose every volume service is disabled (``cinder
-    service-disable``): new volumes do not go to their pools. A pool
-    without a services row is not one of them."""
-    with session.reader.connection.using(context) as conn:
-        rows = conn.execute(sa.select(
-            SERVICES.c.host, SERVICES.c.cluster_name, SERVICES.c.disabled)
-            .where(SERVICES.c.binary == service_obj.VOLUME_BINARY,
-                   SERVICES.c.deleted == sa.false())).all()
-    enabled, disabled = set(), set()
-    for host, cluster_name, is_disabled in rows:
-        for server in filter(None, (host, cluster_name)):
-            (disabled if is_disabled else enabled).add(server)
-    return disabled - enabled
 
 
 def _names(context, provider_uuids):

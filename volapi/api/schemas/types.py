@@ -27,3 +27,8 @@ extra_specs = types.single_key('extra_specs', types.key_value_pairs)
 
 extra_spec_item = dict(types.key_value_pairs, minProperties=1,
                        maxProperties=1)
+
+project_access = {'type': 'object',
+                  'properties': {'project': types.name},
+                  'required': ['project'],
+                  'additionalProperties': False}

@@ -5,6 +5,7 @@ from volapi.api import errors
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
+from volapi.api.v3 import clusters
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
 from volapi.api.v3 import quotas
@@ -28,6 +29,7 @@ class Resources:
         self.workers = workers.WorkersController()
         self.limits = limits.LimitsController()
         self.messages = messages.MessagesController()
+        self.clusters = clusters.ClustersController()
         # Cinder's names are not identifiers.
         setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
         setattr(self, 'os-quota-class-sets',

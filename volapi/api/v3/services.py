@@ -10,6 +10,9 @@ volume service shows ``backend_state``, ``up`` or ``down`` as the service
 is. volapi has no replication: ``replication_status`` is
 ``not-capable``, as Cinder's for a backend without it.
 
+Cinder's name of the volume binary, ``cinder-volume``, names
+``volapi-volume`` in filters and bodies.
+
 ``PUT .../disable`` and ``.../disable-log-reason`` (with
 ``disabled_reason``) disable the service ``host``/``binary`` (or
 ``service``, Cinder's older key): the scheduler sends no new volume to
@@ -61,8 +64,9 @@ class ServicesController:
         request = pecan.request
         context = request.ctx
         policy.authorize(context, policies.GET_ALL)
-        services = service_obj.Service.get_all(context, host=host,
-                                               binary=binary)
+        services = service_obj.Service.get_all(
+            context, host=host,
+            binary=binary and service_obj.binary_named(binary))
         return {'services': [_view(service, request.api_version)
                              for service in services]}
 
@@ -103,7 +107,7 @@ def _set_disabled(schema, disabled, with_reason=False):
     if not host:
         raise errors.BadRequest('Invalid input received: Host field is '
                                 'missing.')
-    binary = body.get('binary') or body['service']
+    binary = service_obj.binary_named(body.get('binary') or body['service'])
     reason = body.get('disabled_reason')
     if not service_obj.Service.set_disabled(context, host, binary, disabled,
                                             reason):

@@ -18,6 +18,7 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import types as schemas
+from volapi.api.v3 import type_access
 from volapi.api.v3 import type_extra_specs
 from volapi.api.views import types as views
 from volapi import conf as volapi_conf
@@ -46,6 +47,14 @@ class TypeController:
         self.ident = ident
         self.extra_specs = type_extra_specs.ExtraSpecsController(
             lambda context: _get(context, ident))
+        # Cinder's name of the path is not an identifier.
+        setattr(self, 'os-volume-type-access',
+                type_access.AccessListController(
+                    lambda context: _get(context, ident)))
+
+    @pecan.expose()
+    def action(self):
+        return type_access.act(lambda context: _get(context, self.ident))
 
     index = rest.by_method()
 
