@@ -5,13 +5,13 @@ import datetime
 import typing
 
 import sqlalchemy as sa
-from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
 
 from db import exceptions
 from db import library_compat
 from db import models
 from db import session
+from objects import library_compat as ovo_compat
 from objects import pagination
 
 VOLUMES = models.Volume.__table__
@@ -67,9 +67,7 @@ def _volume_maker():
     equals Volume._from_row's (tests/unit/test_api_volume_rows.py)."""
     from objects.volume import Volume
     columns = [name for name in Volume.fields if name in VOLUMES.c]
-    # oslo.versionedobjects keeps a field's value in the attribute this
-    # (private) helper names; test_api_volume_rows catches any change.
-    stored = [(name, ovo_base._get_attrname(name),
+    stored = [(name, ovo_compat.field_attribute(name),
                isinstance(Volume.fields[name], ovo_fields.DateTimeField))
               for name in columns]
     utc = _UTC

@@ -21,6 +21,7 @@ from objects import fields
 from objects import metadata
 from objects import type_access
 from objects import type_quota
+from objects import worker as worker_obj
 
 DEFAULT_TYPE_ID = '8ec57e01-1841-45cb-b833-d43ee4089eb6'
 DEFAULT_TYPE_NAME = '__DEFAULT__'
@@ -239,13 +240,17 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         return removed
 
     def destroy(self):
-        """Soft-delete the type unless a live volume uses it, as one
-        compare-and-swap; raises VolumeTypeInUse, or ConditionNotMet
+        """Soft-delete the type unless a live volume uses it or a retype
+        to it is in flight (the volume takes the type when it ends), as
+        one compare-and-swap; raises VolumeTypeInUse, or ConditionNotMet
         naming another refusal."""
         volumes = models.Volume.__table__
         in_use = sa.exists().where(volumes.c.volume_type_id == self.id,
                                    volumes.c.deleted == sa.false())
-        not_in_use = cond.Filter(~in_use, 'is in use by volumes')
+        retyped_to = worker_obj.in_flight_with('volume', 'new_type_id',
+                                               self.id)
+        not_in_use = cond.Filter(~in_use & ~retyped_to,
+                                 'is in use by volumes')
         try:
             self.conditional_update_or_raise(
                 {'deleted': True, 'deleted_at': timeutils.utcnow(),
@@ -258,15 +263,21 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             raise
 
     def guard_in_use(self):
-        """Inside a transaction that inserts a volume of this type: write
-        the type's row (no value changes) so that a concurrent delete of
-        the type conflicts with the insert instead of missing it. The
-        default type cannot be deleted and needs no guard (it would make
-        every create contend on one row)."""
-        if self.id == DEFAULT_TYPE_ID:
-            return
-        db_api.update_or_explain(self._context, self.model, self.id,
-                                 {'deleted': False}, {'deleted': False})
+        """Inside a transaction that inserts a volume of this type: see
+        :func:`guard_in_use`."""
+        guard_in_use(self._context, self.id)
+
+
+def guard_in_use(context, type_id):
+    """Inside a transaction that gives a volume the live type ``type_id``
+    (inserts it, starts its retype): write the type's row (no value
+    changes) so that a concurrent delete of the type conflicts with it
+    instead of missing it. The default type cannot be deleted and needs
+    no guard (it would make every create contend on one row)."""
+    if type_id == DEFAULT_TYPE_ID:
+        return
+    db_api.update_or_explain(context, models.VolumeType, type_id,
+                             {'deleted': False}, {'deleted': False})
 
 
 @db_api.retry_on_deadlock

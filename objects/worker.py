@@ -26,6 +26,17 @@ from objects import service as service_obj
 RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
 
 
+def in_flight_with(resource, name, value):
+    """SQL: an operation on a ``resource`` ('volume', 'snapshot') is in
+    flight whose argument ``name`` is the string ``value`` (its row's
+    arguments as :meth:`Worker.track` writes them)."""
+    table = models.Worker.__table__
+    return sa.exists().where(
+        table.c.resource_type == RESOURCE_TYPES[resource],
+        table.c.arguments.contains(jsonutils.dumps({name: value})[1:-1],
+                                   autoescape=True))
+
+
 @base.register
 class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version

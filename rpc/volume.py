@@ -18,7 +18,15 @@ the row after ``[volume] unclaimed_work_timeout``
 (volapi.volume.reconciler). So such a cast tries the broker a bounded
 number of times and then gives up with a warning, and the request that
 started the operation is still accepted.
+
+The one call, initialize_connection, runs on a thread of its own and the
+request waits for it ``rpc_response_timeout`` at most: oslo.messaging
+bounds the wait for the answer, but not the making of the connection
+answers come back on, which it does on a client's first call and tries
+for ever while the broker is down.
 """
+from concurrent import futures
+
 import oslo_messaging
 from oslo_config import cfg
 from oslo_log import log as logging
@@ -31,9 +39,13 @@ from volapi.volume import cluster
 LOG = logging.getLogger(__name__)
 
 RPC_API_VERSION = '1.1'
-# Reconnection attempts of a tracked cast before it is left to the
-# reconciliation: a request must not hang for a broker outage.
-CAST_RETRIES = 2
+# Reconnection attempts of a message before its send fails (a tracked
+# cast is then left to the reconciliation): a request must not hang for a
+# broker outage, which oslo.messaging's default (retry=None) does, forever.
+SEND_RETRIES = 2
+# Calls waiting for a broker that is down hold at most this many threads;
+# the requests behind them time out in the queue.
+CALL_THREADS = 4
 # The worker methods this client sends, and all a worker's RPC server
 # dispatches (rpc.server.exposed_only).
 SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
@@ -48,6 +60,10 @@ def _volume_of(ctxt, snapshot):
                                        include_deleted=True)
 
 
+_calls = futures.ThreadPoolExecutor(max_workers=CALL_THREADS,
+                                    thread_name_prefix='volapi-rpc-call')
+
+
 class VolumeWorkerClient:
     """Casts (and the one call) to volume workers on topic
     ``[DEFAULT] volume_topic`` (``volapi-volume``)."""
@@ -57,21 +73,22 @@ class VolumeWorkerClient:
         transport = transport or rpc_transport.get_transport(conf)
         target = oslo_messaging.Target(topic=conf.volume_topic,
                                        version=RPC_API_VERSION)
+        self._transport = transport
         self._client = oslo_messaging.get_rpc_client(
             transport, target,
             serializer=rpc_serializer.RequestContextSerializer())
 
-    def _worker(self, volume, version='1.0', retry=None):
+    def _worker(self, volume, version='1.0'):
         return self._client.prepare(server=cluster.address_of(volume),
-                                    version=version, retry=retry)
+                                    version=version, retry=SEND_RETRIES)
 
     def _cast_tracked(self, ctxt, owner, method, version='1.0', **kwargs):
         """Cast an operation, on the storage of volume ``owner``, that a
         workers row records (see the module's docstring): a failure to
         send is left to the reconciliation."""
         try:
-            self._worker(owner, version=version, retry=CAST_RETRIES).cast(
-                ctxt, method, **kwargs)
+            self._worker(owner, version=version).cast(ctxt, method,
+                                                      **kwargs)
         except rpc_transport.SEND_FAILURES as e:
             LOG.warning('%s not sent (%s); the reconciliation of its '
                         'cluster will re-drive it from its workers row',
@@ -115,6 +132,19 @@ class VolumeWorkerClient:
         """The driver's connection info for ``connector`` (a dict), e.g.
         ``{'driver_volume_type': 'local', 'data': {'device_path': ...}}``.
         Raises oslo_messaging.MessagingTimeout when no worker answers within
-        ``rpc_response_timeout`` and RemoteError when the driver failed."""
-        return self._worker(volume).call(
-            ctxt, 'initialize_connection', volume=volume, connector=connector)
+        ``rpc_response_timeout``, RemoteError when the driver failed, and
+        one of rpc.transport.SEND_FAILURES when the broker cannot take the
+        request."""
+        timeout = self._transport.conf.rpc_response_timeout
+        call = _calls.submit(self._worker(volume).call, ctxt,
+                             'initialize_connection', volume=volume,
+                             connector=connector)
+        try:
+            return call.result(timeout)
+        except futures.TimeoutError:
+            # Not started yet: it never will be. Started: it ends when the
+            # broker is back, and its answer is dropped.
+            call.cancel()
+            raise oslo_messaging.MessagingTimeout(
+                'initialize_connection got no answer in %ss' % timeout
+            ) from None

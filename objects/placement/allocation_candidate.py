@@ -32,9 +32,9 @@ Unknown resource classes raise ``exception.ResourceClassNotFound``, unknown
 traits ``exception.TraitNotFound``; an unknown aggregate or ``in_tree``
 provider simply matches nothing. The answer comes from a handful of
 set-based reads in one snapshot (``candidate_reads``) whatever the number
-of providers; the combining of per-group results is done here, in memory,
-with Placement's rules (group_policy, same_subtree, the capacity of merged
-amounts).
+of providers; the per-group results are combined in memory, with
+Placement's rules (group_policy, same_subtree, the capacity of merged
+amounts), by ``candidate_merge``.
 """
 import collections
 import dataclasses
@@ -45,6 +45,7 @@ import typing
 import os_traits
 
 from db import session
+from objects.placement import candidate_merge
 from objects.placement import candidate_reads as reads
 from objects.placement import exception
 from objects.placement import resource_class as rc_obj
@@ -206,7 +207,8 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
                       for suffix, group in groups.items()}
         except _NoMatch:
             return NOTHING
-        merged = _merge(pieces, search, group_policy, same_subtrees)
+        merged = candidate_merge.merge(pieces, search, group_policy,
+                                       same_subtrees)
         if not merged:
             return NOTHING
         # Oldest providers first (pairs first in each request), the order
@@ -215,7 +217,8 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
         merged.sort()
         used = None
         if not nested_aware and reads.has_nested_providers(conn):
-            merged, used = _without_nested(merged, search)
+            merged, used = candidate_merge.without_nested(merged,
+                                                          search)
         # The limit first, then the summaries of the trees kept only.
         if limit and limit < len(merged):
             merged = random.sample(merged, limit) if randomize \
@@ -493,121 +496,3 @@ def _known_class_ids(context, names):
             except exception.ResourceClassNotFound:
                 pass
         return known
-
-
-def _merge(pieces, search, group_policy, same_subtrees):
-    """Requests satisfying every group: one piece per group, all of one
-    anchor tree, kept if they follow group_policy and same_subtree and if
-    the amounts they add up on one inventory still fit. Each request is
-    (pairs, amounts, mapped), as in Found.requests (unsorted)."""
-    suffixes = list(pieces)
-    if len(suffixes) == 1:
-        # One group: each piece is a request (its amounts were found to
-        # fit one by one, and it takes each class once).
-        found, = pieces.values()
-        return list(dict.fromkeys(
-            (tuple([v for p, c, _ in piece.resources for v in (p, c)]),
-             tuple([a for _, _, a in piece.resources]), (piece.providers,))
-            for piece in found))
-    granular = len([s for s in suffixes if s])
-    rooms = {}
-
-    def fits(provider_id, class_id, amount):
-        free = rooms.get((provider_id, class_id))
-        if free is None:
-            free = rooms[provider_id, class_id] = _room(
-                search.usage[provider_id, class_id])
-        return amount <= free
-
-    by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
-    for suffix, found in pieces.items():
-        for piece in found:
-            # A piece whose own amounts do not fit is in no request: added
-            # to another group's they would fit even less. The others'
-            # amounts need checking again only where two groups add up.
-            for provider_id, class_id, amount in piece.resources:
-                free = rooms.get((provider_id, class_id))
-                if free is None:
-                    free = rooms[provider_id, class_id] = _room(
-                        search.usage[provider_id, class_id])
-                if amount > free:
-                    break
-            else:
-                by_anchor[piece.anchor][suffix].append(piece)
-    if same_subtrees:
-        search.read_trees({p.anchor for found in pieces.values()
-                           for p in found}
-                          | {search.root_of[i] for found in pieces.values()
-                             for p in found for i in p.providers})
-    merged = {}
-    for anchor, lists in by_anchor.items():
-        if len(lists) != len(suffixes):
-            continue
-        for combo in itertools.product(*[lists[s] for s in suffixes]):
-            if group_policy == 'isolate' and len(set().union(*(
-                    p.providers for p in combo
-                    if p.same_provider))) != granular:
-                continue
-            if same_subtrees:
-                mapped = dict(zip(suffixes, (p.providers for p in combo)))
-                if not all(_same_subtree(set().union(
-                        *(mapped[s] for s in subtree)), search)
-                        for subtree in same_subtrees):
-                    continue
-            resources = []
-            for piece in combo:
-                resources += piece.resources
-            resources.sort()
-            # A provider's class taken by several groups is added up
-            # (sorted, they are next to each other) and must still fit.
-            pairs, amounts = [], []
-            last_provider = last_class = None
-            summed = False
-            for provider_id, class_id, amount in resources:
-                if provider_id == last_provider and class_id == last_class:
-                    amounts[-1] += amount
-                    summed = True
-                else:
-                    pairs += (provider_id, class_id)
-                    amounts.append(amount)
-                    last_provider, last_class = provider_id, class_id
-            if summed and not all(
-                    fits(pairs[2 * i], pairs[2 * i + 1], amount)
-                    for i, amount in enumerate(amounts)):
-                continue
-            merged[tuple(pairs), tuple(amounts),
-                   tuple([p.providers for p in combo])] = None
-    return list(merged)
-
-
-def _room(fit):
-    """What the inventory of a providers_with_room row can still take in
-    one allocation."""
-    _, _, _, _, total, reserved, ratio, allocated, max_unit = fit
-    return min(reads.capacity(total, reserved, ratio) - allocated, max_unit)
-
-
-def _same_subtree(provider_ids, search):
-    """All of ``provider_ids`` hang below (or are) one of them."""
-    if len(provider_ids) <= 1:
-        return True
-    common = None
-    for provider_id in provider_ids:
-        line = set()
-        while provider_id is not None:
-            line.add(provider_id)
-            provider_id = search.providers[provider_id][1]
-        common = line if common is None else common & line
-    return bool(common & provider_ids)
-
-
-def _without_nested(merged, search):
-    """Before 1.29: only requests taking from one provider per tree, and
-    the ids of the providers they use (the only ones summarised)."""
-    kept, used = [], set()
-    for request in merged:
-        providers = set(request[0][::2])
-        if len(providers) == len({search.root_of[p] for p in providers}):
-            kept.append(request)
-            used |= providers
-    return kept, used

@@ -96,12 +96,8 @@ def _none_allocated(context, provider, class_id, name):
 def _usage_fits(context, provider, class_id, name, data):
     """Usage of the class is within the new capacity: an inventory is not
     shrunk under what is already allocated."""
-    used = sa.select(sa.func.coalesce(sa.func.sum(ALLOCATIONS.c.used), 0)) \
-        .where(ALLOCATIONS.c.resource_provider_id == provider.id,
-               ALLOCATIONS.c.resource_class_id == class_id) \
-        .scalar_subquery()
     return rp_obj.Requirement(
-        used <= capacity(data),
+        _allocated(provider.id, class_id) <= capacity(data),
         'must have usage of %s within its new capacity' % name,
         _in_use_error(context, provider, class_ids=[class_id]))
 

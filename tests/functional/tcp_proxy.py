@@ -1,4 +1,4 @@
-"""A TCP proxy in front of a database server, to take the database away
+"""A TCP proxy in front of a server (a database, the broker), to take it away
 from the code under test and give it back, as a restart or a network cut
 would, without touching the shared server.
 

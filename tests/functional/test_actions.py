@@ -381,6 +381,17 @@ class ActionsTest(ActionTestCase):
             self.refused({'os-retype': {'new_type': type_id}},
                          volume_id=volume.id))
 
+    def test_the_new_type_of_a_retype_in_flight_is_in_use(self):
+        # The volume takes the type only when the retype ends.
+        type_id = rows.volume_type(self.context, name='gold')
+        self.act({'os-retype': {'new_type': 'gold'}})
+        response = self.app.delete('/v3/types/%s' % type_id, headers=ADMIN,
+                                   status=400)
+        self.assertEqual('Volume Type %s deletion is not allowed with '
+                         'volumes present with the type.' % type_id,
+                         self.fault(response, 400))
+        self.app.get('/v3/types/gold', headers=self.owner, status=200)
+
     def test_retype_to_a_private_type_is_for_admins_only(self):
         type_id = rows.volume_type(self.context, name='secret')
         with session.writer.connection.using(self.context) as conn:

@@ -54,6 +54,21 @@ class WorkersCleanupTest(api_fixtures.APITestCase):
         self.assertEqual('error_extending', rows.row(
             self.context, models.Volume, volume.id)['status'])
 
+    def test_by_cluster(self):
+        member = wf.make_service(self.context, 'member@file', age=3600,
+                                 cluster_name='shared@file')
+        outsider = wf.make_service(self.context, 'outsider@file', age=3600)
+        of_member = self.extending_held_by(member)
+        of_outsider = self.extending_held_by(outsider)
+        body = self.cleanup({'cluster_name': 'shared@file'}).json
+        self.assertEqual({'cleaning': [{
+            'id': member.id, 'host': 'member@file',
+            'binary': 'volapi-volume', 'cluster_name': 'shared@file'}],
+            'unavailable': []}, body)
+        self.assertEqual(['error_extending', 'extending'], [
+            rows.row(self.context, models.Volume, v.id)['status']
+            for v in (of_member, of_outsider)])
+
     def test_refusals(self):
         self.fault(self.cleanup({}, headers=dict(
             self.owner, **{'OpenStack-API-Version': 'volume 3.24'}),

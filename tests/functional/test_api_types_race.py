@@ -1,13 +1,14 @@
-"""Deleting a volume type while a volume of that type is being created:
-whichever wins, no live volume is ever left with a deleted type (the
-create's guard and the delete's "not in use" condition conflict on the
-type's row)."""
+"""Deleting a volume type while a volume of that type is being created,
+or retyped to it: whichever wins, no live volume is ever left with a
+deleted type (the create's or retype's guard and the delete's "not in
+use" condition conflict on the type's row)."""
 import threading
 
 import sqlalchemy as sa
 
 from db import models
 from db import session
+from tests import volume_rows as rows
 from tests.functional import api_fixtures
 
 ROUNDS = 12
@@ -33,7 +34,6 @@ class TypeDeleteVersusCreateTest(api_fixtures.APITestCase):
                        types.c.id == type_id)).scalar()
 
     def test_no_volume_keeps_a_deleted_type(self):
-        outcomes = set()
         for round_number in range(ROUNDS):
             name = 'racing-%d' % round_number
             type_id = self.app.post_json(
@@ -65,5 +65,38 @@ class TypeDeleteVersusCreateTest(api_fixtures.APITestCase):
             self.assertIn((results['delete'], results['create']),
                           {(202, 404), (400, 202)}, results)
             self.assertEqual(0, self._orphans(type_id))
-            outcomes.add((results['delete'], results['create']))
-        self.assertTrue(outcomes)
+
+    def test_no_retype_goes_to_a_deleted_type(self):
+        for round_number in range(ROUNDS):
+            name = 'racing-%d' % round_number
+            type_id = rows.volume_type(self.context, name=name)
+            volume = rows.volume(self.context, project_id=self.project)
+            barrier = threading.Barrier(2)
+            results = {}
+
+            def delete():
+                barrier.wait()
+                results['delete'] = self.app.delete(
+                    '/v3/types/%s' % type_id, headers=api_fixtures.ADMIN,
+                    expect_errors=True).status_int
+
+            def retype():
+                barrier.wait()
+                results['retype'] = self.app.post_json(
+                    '/v3/volumes/%s/action' % volume.id,
+                    {'os-retype': {'new_type': type_id}},
+                    headers=self.owner, expect_errors=True).status_int
+
+            threads = [threading.Thread(target=delete),
+                       threading.Thread(target=retype)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            # Exactly one of them wins: a retype in flight keeps its new
+            # type (the volume takes it when the retype ends).
+            self.assertIn((results['delete'], results['retype']),
+                          {(202, 400), (202, 404), (400, 202)}, results)
+            retyping = rows.row(self.context, models.Volume,
+                                volume.id)['status'] == 'retyping'
+            self.assertEqual(results['retype'] == 202, retyping, results)

@@ -12,6 +12,8 @@ import objects
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import volume_worker_fixture as vwf
+from tests.functional import worker_fixtures as wf
+from volapi.volume import api as volume_api
 
 CONNECTOR = {'host': 'compute-1', 'initiator': 'iqn.x', 'ip': '10.0.0.1',
              'mountpoint': '/dev/vdb', 'mode': 'rw', 'multipath': False}
@@ -189,6 +191,21 @@ class ConnectTest(AttachmentTestCase):
         self.assertEqual(('available', 'detached'), self.volume_status())
         self.assertEqual([], self.app.get(
             '/v3/attachments', headers=self.headers).json['attachments'])
+
+    def test_disconnecting_while_the_broker_is_down_is_answered(self):
+        attachment = self.create(connector=CONNECTOR).json['attachment']
+        # The API's messages go to a broker nobody listens for (the worker
+        # keeps its own transport). The cast was tried for ever.
+        self.config.set(transport_url='rabbit://guest:guest@127.0.0.1:%d/'
+                        % wf.free_port())
+        volume_api.reset_worker_client()
+        self.addCleanup(volume_api.reset_worker_client)
+        started = time.monotonic()
+        response = self.app.delete('/v3/attachments/%s' % attachment['id'],
+                                   headers=self.headers, status=503)
+        self.assertLess(time.monotonic() - started, 30)
+        self.assertIn('message broker is unavailable',
+                      self.fault(response, 503))
 
     def test_create_with_connector_complete_delete(self):
         attachment = self.create(connector=CONNECTOR).json['attachment']

@@ -3,6 +3,7 @@ package's contract, and a volume worker serving the service layer's casts
 and calls end to end on the backend under test."""
 import os
 import time
+import urllib.parse
 
 import oslo_messaging
 import testtools
@@ -10,9 +11,12 @@ import testtools
 import objects
 from tests import base
 from tests import fixtures as volapi_fixtures
+from tests.functional import tcp_proxy
 from tests.functional import worker_fixtures as wf
 from tests.unit import test_rpc
+from rpc import transport as rpc_transport
 from volapi.volume import api as volume_api
+from volapi.volume import attachments as attachment_api
 from volapi.volume import snapshots as snapshot_api
 from volapi.volume import worker as volume_worker
 
@@ -100,6 +104,56 @@ class RabbitWorkerTest(base.DatabaseTestCase):
                               self.context, volume, {'host': 'compute-1'})
         self.assertEqual('VolumeDriverError', e.exc_type)
         self.assertIn('has no file', e.value)
+
+    def test_a_call_while_the_broker_is_down_gives_up(self):
+        volume = wf.make_volume(self.context, size=1)
+        volume_api.worker_client().create_volume(self.context, volume)
+        self.wait_for(volume, 'available')
+        # The service layer's messages go through a proxy that can cut
+        # the broker away; the worker's go straight.
+        broker = urllib.parse.urlsplit(RABBIT_URL)
+        proxy = self.useFixture(tcp_proxy.TcpProxy(broker.hostname,
+                                                   broker.port or 5672))
+        proxied = broker._replace(netloc='%s@127.0.0.1:%d' % (
+            broker.netloc.rpartition('@')[0], proxy.port)).geturl()
+        self.config.set(transport_url=proxied, rpc_response_timeout=3)
+        volume_api.reset_worker_client()
+        # Last in, first out: the proxy forwards again before the
+        # transport is closed, and that before the proxy stops.
+        self.addCleanup(rpc_transport.get_transport(url=proxied).cleanup)
+        self.addCleanup(proxy.restore)
+        client = volume_api.worker_client()
+        connect = (self.context, volume, {'host': 'compute-1'})
+
+        # The client's first call: oslo.messaging would wait for ever to
+        # make the queue answers come back on.
+        proxy.cut()
+        started = time.monotonic()
+        self.assertRaises(oslo_messaging.MessagingTimeout,
+                          client.initialize_connection, *connect)
+        self.assertLess(time.monotonic() - started, 30)
+
+        proxy.restore()
+        self.config.set(rpc_response_timeout=60)
+        self.assertEqual('local',
+                         client.initialize_connection(*connect)[
+                             'driver_volume_type'])
+
+        # A later call cannot be sent: the request is answered 503 at once
+        # and keeps nothing.
+        proxy.cut()
+        started = time.monotonic()
+        error = self.assertRaises(
+            volume_api.WorkerUnavailable, attachment_api.create,
+            self.context, volume.id, 'instance-1', connector=connect[2])
+        self.assertLess(time.monotonic() - started, 30)
+        self.assertEqual('Unable to initialize the connection to volume %s: '
+                         'the message broker is unavailable.' % volume.id,
+                         str(error))
+        volume.refresh()
+        self.assertEqual(('available', []), (volume.status, [
+            a.id for a in objects.VolumeAttachment.get_all(
+                self.context, volume_id=volume.id)]))
 
 
 class UnreachableBrokerTest(base.DatabaseTestCase):

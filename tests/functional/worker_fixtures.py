@@ -91,9 +91,11 @@ def worker_row(context, resource, resource_id):
         context, table.WORKER_TYPES[resource], resource_id)
 
 
-def make_service(context, host, age=0, binary='volapi-volume'):
+def make_service(context, host, age=0, binary='volapi-volume',
+                 cluster_name=None):
     """A services row whose last heartbeat was ``age`` seconds ago."""
-    service = objects.Service.register(context, host, binary)
+    service = objects.Service.register(context, host, binary,
+                                       cluster_name=cluster_name)
     service.heartbeat(now=timeutils.utcnow() -
                       datetime.timedelta(seconds=age))
     return service

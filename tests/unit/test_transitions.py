@@ -177,6 +177,16 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         self.assertRefused('volume size must be 1, it is 3', 'extend',
                            stale, new_size=4)
 
+    def test_extend_is_of_the_status_seen(self):
+        # The API chose the policy (extend, or extend an attached volume)
+        # by the status it read: a volume attached since is refused.
+        seen = rows.volume(self.context)
+        stale = objects.Volume.get_by_id(self.context, seen.id)
+        engine.apply(self.context, 'attach', seen, mode='rw')
+        self.assertRefused("volume status must be 'available', it is "
+                           "'in-use'", 'extend', stale, version=(3, 42),
+                           new_size=2)
+
     # -- reserve/unreserve -----------------------------------------------
     def test_reserve_and_unreserve(self):
         volume = rows.volume(self.context)

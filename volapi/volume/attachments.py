@@ -15,6 +15,7 @@ from oslo_utils import timeutils
 
 from db import exceptions as db_exc
 import objects
+from rpc import transport as rpc_transport
 from volapi.volume import api as volume_api
 from volapi.volume import cluster
 from volapi.volume.transitions import engine
@@ -93,6 +94,12 @@ def _connect(context, volume, attachment, connector):
         raise volume_api.WorkerUnavailable(
             'Unable to initialize the connection to volume %s: no volume '
             'worker answered.' % volume.id)
+    except rpc_transport.SEND_FAILURES as e:
+        LOG.warning('initialize_connection of volume %s not sent: %s',
+                    volume.id, e)
+        raise volume_api.WorkerUnavailable(
+            'Unable to initialize the connection to volume %s: the message '
+            'broker is unavailable.' % volume.id)
     except Exception as e:
         LOG.exception('initialize_connection of volume %s failed', volume.id)
         # The worker's own words stay in its log: they name paths.

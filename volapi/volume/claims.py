@@ -17,6 +17,7 @@ from db import session
 from objects import message
 from objects import quota
 from objects import type_quota
+from objects import volume_type as type_obj
 from objects import worker as worker_obj
 from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
@@ -219,8 +220,11 @@ def retype_volume(context, volume, new_type_id):
     """A retype starts (in its transition's transaction): the volume's
     counts move from its type's row to ``new_type_id``'s, checked against
     the new type's limits (OverQuota). The project's row does not change,
-    but is taken first, as by every claim."""
+    but is taken first, as by every claim. Last, the new type is held as a
+    create holds its type: it must still be live, and a delete of it
+    conflicts with the retype."""
     _move_type(context, volume, volume.volume_type_id, new_type_id, True)
+    type_obj.guard_in_use(context, new_type_id)
 
 
 def _move_type(context, volume, from_type_id, to_type_id, enforce):

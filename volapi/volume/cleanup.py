@@ -123,8 +123,7 @@ def clean_stale(context, cleaner_id=None, own_service_id=None,
 def cleanup(context, filters):
     """``POST /workers/cleanup``: repair the work of the services matching
     ``filters`` (Cinder's keys: service_id, host, binary, is_up, disabled,
-    resource_id, resource_type; cluster_name matches nothing, volapi has no
-    clusters).
+    cluster_name, resource_id, resource_type).
 
     Returns ``(cleaning, unavailable)``, lists of objects.Service: the
     matching services that are down, whose operations in flight were
@@ -151,12 +150,11 @@ def cleanup(context, filters):
 
 
 def _services(context, filters):
-    if filters.get('cluster_name') is not None:
-        return []
     services = objects.Service.get_all(
         context, service_id=filters.get('service_id'),
         host=filters.get('host'), binary=filters.get('binary'),
-        disabled=filters.get('disabled'))
+        disabled=filters.get('disabled'),
+        cluster_name=filters.get('cluster_name'))
     is_up = filters.get('is_up')
     if is_up is not None:
         services = [s for s in services

@@ -4,7 +4,7 @@ that are up (their operations are left alone), as Cinder lists them."""
 
 def service(svc):
     return {'id': svc.id, 'host': svc.host, 'binary': svc.binary,
-            'cluster_name': None}
+            'cluster_name': svc.cluster_name}
 
 
 def cleanup(cleaning, unavailable):

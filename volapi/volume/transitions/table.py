@@ -148,7 +148,10 @@ TABLE = [
         source=('available',),
         also=(Also(('in-use',), 'from microversion %d.%d' % mv.VOLUME_EXTEND_INUSE,
                    since(mv.VOLUME_EXTEND_INUSE)),),
-        requires=(Bound('size', Param('new_size')), Unchanged('size')),
+        # The status too: the API chose the policy (extend, or extend an
+        # attached volume) by the status it read.
+        requires=(Bound('size', Param('new_size')), Unchanged('size'),
+                  Unchanged('status')),
         expect={'migration_status': NOT_MIGRATING},
         values={'status': 'extending', 'previous_status': OLD_STATUS},
         workers_row='track'),
