@@ -21,6 +21,9 @@ TYPES = models.VolumeType.__table__
 _UTC = datetime.timezone.utc
 # Each column's Python type, for the API's filters.
 COLUMN_TYPES = {column.key: column.type.python_type for column in VOLUMES.c}
+# The most characters a string column holds (None: no limit).
+COLUMN_LENGTHS = {column.key: getattr(column.type, 'length', None)
+                  for column in VOLUMES.c}
 
 # Statements built once: building and coercing a SELECT costs more than
 # running it on a warm connection.

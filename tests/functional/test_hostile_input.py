@@ -115,6 +115,19 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
             self.assertIn('(5000 characters)', self.fault(response, 400))
             self.assertLess(len(response.body), 2000, path)
 
+    def test_like_filter_longer_than_its_column(self):
+        # SQLite refuses a LIKE pattern of more than 50,000 bytes (a 500,
+        # found by the fuzzer on SQLite, seed 293760303).
+        name = 'n' * 255
+        volume_id = self.create_volume(name=name).json['volume']['id']
+        headers = api_fixtures.caller('project-a', 'user-a', '3.59')
+        for value, found in ((name, [volume_id]), (name + 'n', []),
+                             ('-' * 100000, [])):
+            response = self.app.get('/v3/volumes?name~=' + value,
+                                    headers=headers)
+            self.assertEqual(found, [v['id'] for v in
+                                     response.json['volumes']])
+
     def test_url_that_is_not_utf8(self):
         volume_id = self.create_volume().json['volume']['id']
         for path, what in (('/v3/volumes?name=%FF', 'The query string'),

@@ -31,6 +31,7 @@ RENAMED = {'name': 'display_name', 'description': 'display_description'}
 # The Python type of each column: a filter value is converted to it here,
 # as PostgreSQL rejects a string compared with a non-string column.
 COLUMN_TYPES = volume_list.COLUMN_TYPES
+COLUMN_LENGTHS = volume_list.COLUMN_LENGTHS
 
 
 class VolumeQuery:
@@ -94,6 +95,11 @@ class VolumeQuery:
                     raise errors.BadRequest(
                         'Invalid input received: %s~ (a like filter applies '
                         'to string fields only)' % name)
+                length = COLUMN_LENGTHS[column]
+                if length is not None and len(value) > length:
+                    # Longer than any value of the column: in none (and
+                    # SQLite refuses a LIKE pattern of 50,000 bytes).
+                    return None
                 filters[column + '~'] = value
             elif column == 'bootable':
                 filters[column] = _bootable(value, version)
