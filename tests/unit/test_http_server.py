@@ -245,10 +245,11 @@ class StalledClientTest(ServerTestCase):
         def answering(environ, start_response):
             try:
                 environ['wsgi.input'].read(10)
+                status = '200 OK'
             except OSError:
-                start_response('408 Request Timeout',
-                               [('Content-Length', '0')])
-                return [b'']
+                status = '408 Request Timeout'
+            start_response(status, [('Content-Length', '0')])
+            return [b'']
         address = self.serve(keepalive_timeout=1)
         self.serving.server.set_app(answering)
         stderr = self.useFixture(fixtures.StringStream('stderr')).stream
