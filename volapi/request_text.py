@@ -5,6 +5,7 @@ surrogate such as ``"\\ud800"``, which is valid JSON but not Unicode), and
 numbers written as strings. Each API refuses them with a 400 in its own
 format; what is wrong, and how a value is quoted back, is decided here.
 """
+import ast
 import re
 
 EXCERPT_LENGTH = 40
@@ -130,6 +131,19 @@ def integer(value):
     if len(digits) > MAX_DIGITS:
         return None
     return -int(digits) if value.startswith('-') else int(digits)
+
+
+def python_literal(text):
+    """The value the Python literal ``text`` writes (Cinder's metadata and
+    extra_specs list filters are such text: ``{'k': 'v'}``), or None if it
+    writes none. Never an exception: ast.literal_eval also raises
+    TypeError (``{[]: 1}``), and MemoryError or RecursionError for text
+    of thousands of nested operators."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError,
+            RecursionError):
+        return None
 
 
 # The longest error message either API sends: a message quoting what was

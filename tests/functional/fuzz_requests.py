@@ -8,8 +8,13 @@ tokens; microversions in and out of range or malformed; query strings with
 wrong types, huge numbers, repeated keys, bad percent-escapes; bodies made
 from a valid example of the route (or any schema of the API), then
 mutated: wrong types, boundary and huge numbers, unicode edge cases (lone
-surrogates, NUL, right-to-left marks), deep nesting, extra and missing
-keys; or bytes that are not JSON at all.
+surrogates, NUL, right-to-left marks, control characters, decomposed
+forms), deep nesting, extra, missing and duplicate keys; then written as
+JSON text with numbers json.dumps never writes (1E400, -0.0e-5), in
+UTF-16/32, with bytes that are not UTF-8 inside strings; or bytes that are
+not JSON at all. Headers: microversions of the other API or garbage,
+Content-Types with charsets Python cannot decode with, Accept values that
+accept nothing, and Content-Lengths that are no length or not the body's.
 """
 import json
 import re
@@ -37,6 +42,10 @@ HOSTILE_TEXT = [
     '%s%n%x', '../../etc/passwd', 'true', 'null', 'None', 'NaN', '\r\n',
     '<script>', 'CUSTOM_\u00c9', 'DISK_GB', 'CUSTOM_FUZZ', 'admin',
     '00000000-0000-0000-0000-000000000000', str(uuid.uuid4()),
+    # Control characters, decomposed and non-characters, lengths at a
+    # column's limit in characters (not bytes).
+    '\x01\x1f\x7f', '\u2028', 'cafe\u0301', '\ufffe\uffff', '\U0010ffff',
+    '\u00e9' * 255, '\U0001f600' * 256, 'e\u0301' * 200, ' x ',
 ]
 HOSTILE_NUMBERS = [
     0, -1, 1, 2 ** 31 - 1, 2 ** 31, -2 ** 31 - 1, 2 ** 63 - 1, 2 ** 63,
@@ -51,12 +60,25 @@ RAW_BODIES = [
     b'-Infinity', b'1' * 5000, b'\xff\xfe', b'\xed\xa0\x80', b'\x00',
     b'{"a": 1, "a": 2}', b'[' * 100000, b'{"a":' * 5000,
     b'\xef\xbb\xbf{}', b'{"volume": {"size": 1}} trailing',
+    b'1E400', b'{"volume": {"size": 1E400}}', b'"\\ud800"', b'\x1f\x8b',
 ]
+# Numbers as JSON text that json.dumps never writes: put in place of a
+# number of a body (Python reads 1E400 as inf, 1.0 as a float).
+RAW_NUMBERS = ['1E400', '-1E400', '1e-400', '1.0', '2.0', '1E2', '-0',
+               '-0.0e-5', '0.1e1', '9' * 400, '1' + '0' * 30, 'NaN',
+               'Infinity', '-Infinity', 'true', '"1"', '" 1"', '"1.0"']
+# Bytes that are not UTF-8 (a surrogate, an overlong NUL, past U+10FFFF,
+# latin-1), put inside a string of a body.
+NOT_UTF8 = [b'\xff', b'\xed\xa0\x80', b'\xc0\x80', b'\xf4\x90\x80\x80',
+            b'\xe9', b'\x80']
+# Other encodings of a body's JSON text.
+BODY_ENCODINGS = ['utf-16', 'utf-32', 'utf-8-sig', 'utf-16-be', 'latin-1']
 HOSTILE_SEGMENTS = [
     '%00', '..', '.', 'x' * 300, '%ED%A0%80', '%E2%98%83', '%25', "'",
     '%20', '%FF', '%', '%zz', 'detail', 'action', '0', '-1', '9' * 30,
     '00000000-0000-0000-0000-000000000000', 'DISK_GB', 'CUSTOM_FUZZ',
-    '%2F', 'a%2Fb', ';', '%0D%0A',
+    '%2F', 'a%2Fb', ';', '%0D%0A', '%C0%80', '%F4%90%80%80', '%E2%80%AE',
+    '%2e%2e', 'x%20', '%09', '+', 'caf%C3%A9', 'cafe%CC%81',
 ]
 QUERY_KEYS = [
     'limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir',
@@ -67,20 +89,46 @@ QUERY_KEYS = [
     'group_policy', 'consumer_type', 'user_id', 'root_required',
     'same_subtree', 'resources1', 'required_x', 'associated', 'usage',
 ]
+# Values of Cinder's filters read as Python literals (metadata=,
+# extra_specs=), each once a 500.
+PYTHON_LITERALS = ["{'k': 'v'}", '{[]: 1}', '-' * 100000 + '1',
+                   "{'k': '\\x00'}", "{'\\ud800': 'v'}",
+                   "{'k': 0x%s}" % ('f' * 5000), "{'k': b'v'}",
+                   '{' * 300 + '}' * 300, "{'k': 1E400}"]
+_NUMBER_TOKEN = re.compile(r'(?<=[\[:,] )-?[0-9][0-9.eE+-]*(?=[,\]}])|'
+                           r'(?<=\[)-?[0-9][0-9.eE+-]*(?=[,\]}])')
+_STRING_TOKEN = re.compile(r'"(?:[^"\\]|\\.)+"')
 # Microversions: (valid ones, malformed or out of range ones).
 VOLUME_VERSIONS = (['3.0', '3.1', '3.27', '3.31', '3.39', '3.44', '3.53',
                     '3.54', '3.59', 'latest'],
                    ['3.', '3.60', '4.0', '2.0', '3.99999999999999999999',
-                    '\u0663.0', '', 'x', '3.0 3.1', '3.-1'])
+                    '\u0663.0', '', 'x', '3.0 3.1', '3.-1', '3.999',
+                    '3.' + '0' * 5000 + '1', '03.05', '3.1e2', ' 3.5'])
 PLACEMENT_VERSIONS = (['1.%d' % n for n in range(0, 40)] + ['latest'],
                       ['1.', '1.40', '2.0', '1.99999999999999999999', '',
-                       'x', '1.-1', '1.\u0661'])
-CONTENT_TYPES = ['application/json'] * 8 + [
+                       'x', '1.-1', '1.\u0661', '1.' + '0' * 5000 + '1',
+                       '01.5', '1.5.1'])
+# Whole OpenStack-API-Version headers either API may be sent: the other
+# API's, several services, garbage.
+VERSION_HEADERS = ['volume 3.999', 'placement latest', 'volume latest',
+                   'placement 1.39', 'compute 2.1', 'volume 3.5, volume 3.9',
+                   'placement 1.2, volume 3.1', 'VOLUME 3.5', 'PLACEMENT 1.5',
+                   ',', 'volume', 'placement', '\xff\xfe', 'volume\t3.5',
+                   'x' * 5000, '']
+CONTENT_TYPES = ['application/json'] * 12 + [
     None, 'text/plain', 'application/json; charset=latin-1',
     'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
-    '\u00e9/json']
-ACCEPTS = ['application/json'] * 6 + [None, '*/*', 'text/html',
-                                      'application/xml', 'x/\u00e9']
+    '\u00e9/json', 'application/json; charset=zlib',
+    'application/json; charset=nonexistent', 'application/json; charset=',
+    'application/json; charset=utf-16', 'APPLICATION/JSON',
+    ' application/json ', 'application/json;;', 'application/jsonx']
+ACCEPTS = ['application/json'] * 8 + [
+    None, '*/*', 'text/html', 'application/xml', 'x/\u00e9',
+    'application/json;q=0', '*/*;q=0', 'application/*', ',',
+    'application/json;q=x']
+# Content-Length values that are no length, or not the body's.
+CONTENT_LENGTHS = ['abc', '-1', '+1', ' 1', '1e3', '0', '9' * 30,
+                   '\u0661', 'short', 'long']
 
 
 def _uuid():
@@ -352,7 +400,61 @@ class Generator:
             value = self.from_schema(self.choice(schemas))
             if self.chance(0.7):
                 value = self.mutated(value)
-        return json.dumps(value).encode('ascii'), self.choice(CONTENT_TYPES)
+        return self.json_text(value), self.choice(CONTENT_TYPES)
+
+    def json_text(self, value):
+        """``value`` as JSON bytes, mostly as json.dumps writes it; else
+        with a duplicate key, a number json.dumps never writes, bytes that
+        are not UTF-8 in a string, or in another encoding."""
+        roll = self.rng.random()
+        if roll < 0.75:
+            return json.dumps(value).encode('ascii')
+        if roll < 0.82:
+            return self._with_duplicate_key(value).encode('ascii')
+        text = json.dumps(value)
+        if roll < 0.9:
+            numbers = list(_NUMBER_TOKEN.finditer(text))
+            if numbers:
+                found = self.choice(numbers)
+                text = (text[:found.start()] + self.choice(RAW_NUMBERS) +
+                        text[found.end():])
+            return text.encode('ascii')
+        if roll < 0.95:
+            strings = list(_STRING_TOKEN.finditer(text))
+            raw = text.encode('ascii')
+            if strings:
+                # Inside the quotes of one string (ASCII: offsets agree).
+                found = self.choice(strings)
+                at = self.rng.randint(found.start() + 1, found.end() - 1)
+                raw = raw[:at] + self.choice(NOT_UTF8) + raw[at:]
+            return raw
+        # 'replace': a lone surrogate has no encoding.
+        return json.dumps(value, ensure_ascii=False).encode(
+            self.choice(BODY_ENCODINGS), 'replace')
+
+    def _with_duplicate_key(self, value):
+        """JSON text of ``value`` with one key of an object in it written
+        twice, the second time with a hostile value (the parser keeps the
+        last)."""
+        if isinstance(value, list):
+            return '[%s]' % ', '.join(self._with_duplicate_key(item)
+                                      for item in value)
+        if not isinstance(value, dict) or not value:
+            return json.dumps(value)
+        pairs = list(value.items())
+        index = self.rng.randrange(len(pairs))
+        key, item = pairs[index]
+        if isinstance(item, dict) and item and self.chance(0.5):
+            written = [json.dumps(k) + ': ' + (
+                self._with_duplicate_key(v) if k == key else json.dumps(v))
+                for k, v in pairs]
+        else:
+            written = [json.dumps(k) + ': ' + json.dumps(v)
+                       for k, v in pairs]
+            duplicate = json.dumps(key) + ': ' + json.dumps(
+                self.hostile_value())
+            written.insert(self.rng.randint(0, len(written)), duplicate)
+        return '{%s}' % ', '.join(written)
 
     def segment(self, kind):
         """A path item: an id of ``kind`` (maybe another tenant's), or
@@ -384,10 +486,20 @@ class Generator:
                 value = json.dumps(value)
             pairs.append(self._quoted(key) + '=' + self._quoted(value))
             if self.chance(0.1):
-                pairs.append(pairs[-1])
+                # The key again: the same value, or a valid one (APIs
+                # that check one of them and use the other).
+                pairs.append(self.choice([
+                    pairs[-1], self._quoted(key) + '=' + self.choice(
+                        ['1', 'true', 'none', 'DISK_GB:1', 'name'])]))
         if self.chance(0.1):
             pairs.append(self.choice(['%zz', '=', '&&', 'a=%', '%00=1',
                                       'limit=%ED%A0%80', 'x' * 5000]))
+        if self.chance(0.05):
+            # Bytes that are no UTF-8, as a value or a key.
+            junk = ''.join('%%%02X' % b for b in self.choice(NOT_UTF8))
+            pairs.append(self.choice([
+                self._quoted(self.choice(QUERY_KEYS)) + '=' + junk,
+                junk + '=1']))
         return '?' + '&'.join(pairs)
 
     def structured_value(self):
@@ -402,7 +514,7 @@ class Generator:
             'in:%s' % hostile, 'CUSTOM_FUZZ,!%s' % hostile,
             'name:%s' % hostile, 'size:%s' % hostile,
             '{"%s": "%s"}' % (hostile[:20], hostile[:20]),
-            'created_at:%s,id' % hostile])
+            'created_at:%s,id' % hostile] + PYTHON_LITERALS)
 
     @staticmethod
     def _quoted(text):

@@ -126,8 +126,8 @@ class CreateTest(api_fixtures.APITestCase):
             (post, '{"volume": {"size": 1}, "extra": 1}',
              "'extra' was unexpected"),
             (post, '', 'could not comply with the request'),
-            # pecan refuses undecodable bytes before any handler runs.
-            (post, '\xff', 'could not comply with the request'),
+            # Bytes that are no UTF-8 are malformed JSON, as in Cinder.
+            (post, '\xff', 'Malformed message body'),
         ]
         for method, body, expected in cases:
             response = method('/v3/volumes', body.encode('latin-1'),

@@ -125,7 +125,8 @@ class FuzzTestCase(base.DatabaseTestCase):
             'VOLAPI_FUZZ_EXAMPLES=%d' % (len(self.failures), count, SEED,
                                          EXAMPLES))
 
-    def send(self, app, method, path, headers, body, content_type):
+    def send(self, app, method, path, headers, body, content_type,
+             content_length=None):
         request = webob.Request.blank(path)
         request.method = method
         for header, value in headers.items():
@@ -136,7 +137,33 @@ class FuzzTestCase(base.DatabaseTestCase):
             request.content_type = content_type
         elif 'Content-Type' in request.headers:
             del request.headers['Content-Type']
+        if content_length is not None:
+            # 'short': the body ends before its length; 'long': the
+            # length ends before the body.
+            size = len(body or b'')
+            request.environ['CONTENT_LENGTH'] = {
+                'short': str(size + 10), 'long': str(max(size - 1, 0))
+            }.get(content_length, content_length)
         return request.get_response(app)
+
+    @staticmethod
+    def odd_headers(generator, headers, service, versions):
+        """Add a microversion (mostly a valid one of ``service``; else
+        malformed, out of range, another API's or garbage)."""
+        if generator.chance(0.05):
+            headers['OpenStack-API-Version'] = _latin1(
+                generator.choice(fuzz.VERSION_HEADERS))
+        elif generator.chance(0.9):
+            headers['OpenStack-API-Version'] = service + ' ' + _latin1(
+                generator.version(versions))
+
+    @staticmethod
+    def content_length(generator):
+        """None (the body's own length), mostly; else one that is no
+        length or not the body's."""
+        if generator.chance(0.03):
+            return _latin1(generator.choice(fuzz.CONTENT_LENGTHS))
+        return None
 
     def record(self, method, path, response, problem):
         self.failures.append('%s %s -> %s: %s' % (
@@ -305,9 +332,10 @@ class VolumeAPIFuzzTest(FuzzTestCase):
             path = path.replace('/v3/', '/v3/%s/' % project, 1)
         path += generator.query()
         headers = dict(generator.weighted(VOLUME_CALLERS))
-        if generator.chance(0.9):
-            headers['OpenStack-API-Version'] = 'volume ' + _latin1(
-                generator.version(fuzz.VOLUME_VERSIONS))
+        self.odd_headers(generator, headers, 'volume', fuzz.VOLUME_VERSIONS)
+        if generator.chance(0.05):
+            headers['Accept'] = _latin1(generator.choice(
+                [a for a in fuzz.ACCEPTS if a]))
         examples = fuzz.VOLUME_EXAMPLES.get(
             ('*' if template in self.actions or
              template.endswith('cleanup') else method, template), [])
@@ -320,7 +348,7 @@ class VolumeAPIFuzzTest(FuzzTestCase):
                     self.actions[template]): generator.hostile_value()}
                 ).encode()
         response = self.send(self.app, method, path, headers, body,
-                             content_type)
+                             content_type, self.content_length(generator))
         if self.check_common(method, path, response):
             self.check_fault(method, path, response)
 
@@ -395,9 +423,8 @@ class PlacementFuzzTest(FuzzTestCase):
             '{resource_class}': 'resource_class', '{name}': 'name'})
         path += generator.query()
         headers = dict(generator.weighted(PLACEMENT_CALLERS))
-        if generator.chance(0.9):
-            headers['OpenStack-API-Version'] = 'placement ' + _latin1(
-                generator.version(fuzz.PLACEMENT_VERSIONS))
+        self.odd_headers(generator, headers, 'placement',
+                         fuzz.PLACEMENT_VERSIONS)
         accept = generator.choice(fuzz.ACCEPTS)
         if accept is not None:
             headers['Accept'] = _latin1(accept)
@@ -407,7 +434,8 @@ class PlacementFuzzTest(FuzzTestCase):
                 fuzz.PLACEMENT_EXAMPLES.get((method, template), []),
                 fuzz.PLACEMENT_SCHEMAS)
         response = self.send(self.app, method, path, headers, body,
-                             content_type and _latin1(content_type))
+                             content_type and _latin1(content_type),
+                             self.content_length(generator))
         if self.check_common(method, path, response) and \
                 accept == 'application/json':
             self.check_errors(method, path, response)

@@ -5,9 +5,14 @@ import json
 import urllib.parse
 import uuid
 
+import webob
+
+from tests import base
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import test_placement_base
+from tests.functional import worker_fixtures
+from volapi import wsgi
 
 SURROGATE = '\ud800'
 # Strings str.isdigit() accepts that int() refuses or cannot convert.
@@ -110,6 +115,76 @@ class VolumeAPIHostileInputTest(api_fixtures.APITestCase):
             self.assertIn('(5000 characters)', self.fault(response, 400))
             self.assertLess(len(response.body), 2000, path)
 
+    def test_url_that_is_not_utf8(self):
+        volume_id = self.create_volume().json['volume']['id']
+        for path, what in (('/v3/volumes?name=%FF', 'The query string'),
+                           ('/v3/volumes?%ED%A0%80=1', 'The query string'),
+                           ('/v3/volumes/%FF', 'The URL path'),
+                           ('/v3/volumes/%s/metadata/%%C0%%80' % volume_id,
+                            'The URL path')):
+            response = self.app.get(path, headers=self.owner,
+                                    expect_errors=True)
+            self.assertEqual('%s is not valid UTF-8.' % what,
+                             self.fault(response, 400), path)
+
+    def test_charset_of_the_body_is_not_used(self):
+        # The body is JSON bytes whatever charset the Content-Type names
+        # (as in Cinder): one Python has no text codec for was a 500.
+        for charset in ('nonexistent', 'zlib', 'rot13', 'utf-16'):
+            response = self.app.post(
+                '/v3/volumes', b'{"volume": {"size": 1}}',
+                headers=dict(self.owner, **{
+                    'Content-Type': 'application/json; charset=' + charset}),
+                expect_errors=True)
+            self.assertEqual(202, response.status_int, charset)
+        response = self.app.post(
+            '/v3/volumes', b'{"volume": {"size": 1, "name": "\xff"}}',
+            headers=dict(self.owner, **{'Content-Type': 'application/json'}),
+            expect_errors=True)
+        self.assertIn('Malformed message body', self.fault(response, 400))
+
+    def test_literal_filters(self):
+        # Cinder's metadata and extra_specs filters are Python literals:
+        # ast.literal_eval raises TypeError or MemoryError on some, and
+        # escapes bring strings no database compares.
+        admin = api_fixtures.caller('admin', 'admin', '3.59')
+        cases = [
+            ('{[]: 1}', 'must be a dict'), ('-' * 100000 + '1', 'must be'),
+            ('{"a": "\\x00"}', 'NUL'), ('{"\\ud800": "a"}', 'surrogate'),
+            ('{"a": 0x%s}' % ('f' * 5000), 'Invalid input received')]
+        for text, problem in cases:
+            query = urllib.parse.quote(text)
+            for path in ('/v3/volumes?metadata=' + query,
+                         '/v3/types?extra_specs=' + query):
+                response = self.app.get(path, headers=admin,
+                                        expect_errors=True)
+                message = self.fault(response, 400)
+                self.assertIn(problem, message, path[:60])
+                self.assertLess(len(message), 200, path[:60])
+
+
+class ContentLengthTest(base.DatabaseTestCase):
+    """A Content-Length int() reads but that is no number of bytes: webob
+    read a body that was not there (a 500 in both APIs)."""
+
+    def test_both_apis(self):
+        self.useFixture(worker_fixtures.PrivateFakeTransport(self))
+        application = wsgi.init_application(self.config.conf)
+        for path, token, read in (
+                ('/v3/volumes', 'user-a:project-a',
+                 lambda body: body['badRequest']['message']),
+                ('/placement/resource_providers', 'admin',
+                 lambda body: body['errors'][0]['detail'])):
+            for length in (' 1', '+1', '1 ', '\u0661', '0x1'):
+                request = webob.Request.blank(path, method='POST', headers={
+                    'X-Auth-Token': token, 'Accept': 'application/json',
+                    'Content-Type': 'application/json'})
+                request.environ['CONTENT_LENGTH'] = length
+                response = request.get_response(application)
+                self.assertEqual(400, response.status_int, (path, length))
+                self.assertIn('content-length header must be an integer',
+                              read(response.json))
+
 
 class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
 
@@ -170,6 +245,21 @@ class PlacementHostileInputTest(test_placement_base.PlacementTestCase):
                 self.assertError(self.get(
                     '%s?resources=DISK_GB:%s' % (
                         path, urllib.parse.quote(amount)), status=None), 400)
+
+    def test_repeated_candidate_limit(self):
+        # The first limit counts (Placement's rule) but the schema checks
+        # the last: int() of a first that was no limit was a 500, and a
+        # negative one a 500 once it sampled the candidates.
+        rp = self.create_provider('limits')['uuid']
+        self.set_inventory(rp, {'DISK_GB': {'total': 10}})
+        path = '/allocation_candidates?resources=DISK_GB:1&'
+        for first in ('abc', '-1', '0', '1.5'):
+            self.assertError(self.get(path + 'limit=%s&limit=1' % first,
+                                      status=None), 400)
+        for first, found in (('9' * 5000, 1), ('9' * 25, 1), ('1', 1)):
+            self.assertEqual(found, len(self.get(
+                path + 'limit=%s&limit=5' % first
+            ).json['allocation_requests']))
 
 
 class MarkerScopeTest(api_fixtures.APITestCase):

@@ -86,6 +86,20 @@ class QuotaAPITest(QuotaTestCase):
             self.app.put_json(self.path, {'volumes': 1}, headers=ADMIN,
                               status=400), 400))
 
+    def test_scope_longer_than_its_column(self):
+        # A 500 on PostgreSQL and MySQL, which refuse to store it.
+        for path, key, name in (
+                ('/v3/os-quota-sets/', 'quota_set', 'project_id'),
+                ('/v3/os-quota-class-sets/', 'quota_class_set',
+                 'quota_class_name')):
+            self.assertEqual(
+                'Invalid input received: %s has more than 255 characters.'
+                % name, self.fault(self.app.put_json(
+                    path + 'x' * 256, {key: {'volumes': 1}}, headers=ADMIN,
+                    status=400), 400))
+            self.app.put_json(path + 'x' * 255, {key: {'volumes': 1}},
+                              headers=ADMIN, status=200)
+
     def test_usage(self):
         volume = self.create_volume(size=3).json['volume']
         self.make_available(volume['id'])

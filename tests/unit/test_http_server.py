@@ -213,6 +213,57 @@ class IdleConnectionTest(ServerTestCase):
         self.assertFalse(stopper.is_alive())
 
 
+class StalledClientTest(ServerTestCase):
+    """A client that stops sending part-way through a request: its thread
+    is freed after the timeout, with no traceback."""
+
+    def stalled(self, request, keepalive_timeout):
+        address = self.serve(keepalive_timeout=keepalive_timeout)
+        stderr = self.useFixture(fixtures.StringStream('stderr')).stream
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr))
+        logged = self.useFixture(fixtures.FakeLogger())
+        with socket.create_connection(address, timeout=10) as sock:
+            sock.sendall(request)
+            started = time.monotonic()
+            self.assertTrue(self.closed_by_server(sock, within=8))
+            self.assertLess(time.monotonic() - started, 8)
+        stderr.seek(0)
+        self.assertEqual('', stderr.read())
+        self.assertNotIn('Traceback', logged.output)
+
+    def test_headers_that_stop_coming(self):
+        self.stalled(b'GET / HTTP/1.1\r\nHost: x\r\n', keepalive_timeout=1)
+
+    def test_without_keep_alive_a_read_times_out_too(self):
+        self.useFixture(fixtures.MonkeyPatch(
+            'volapi.wsgi.server.REQUEST_READ_TIMEOUT', 1))
+        self.stalled(b'GET / HTTP/1.1\r\nHost: x\r\n', keepalive_timeout=0)
+
+    def test_a_body_that_stops_coming(self):
+        # The application's read times out and it answers: the connection
+        # then closes (a timed-out socket reads nothing more).
+        def answering(environ, start_response):
+            try:
+                environ['wsgi.input'].read(10)
+            except OSError:
+                start_response('408 Request Timeout',
+                               [('Content-Length', '0')])
+                return [b'']
+        address = self.serve(keepalive_timeout=1)
+        self.serving.server.set_app(answering)
+        stderr = self.useFixture(fixtures.StringStream('stderr')).stream
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', stderr))
+        with socket.create_connection(address, timeout=10) as sock:
+            sock.sendall(b'POST / HTTP/1.1\r\nHost: x\r\n'
+                         b'Content-Length: 10\r\n\r\nabc')
+            answer = sock.recv(1000)
+            self.assertTrue(self.closed_by_server(sock, within=8))
+        self.assertTrue(answer.startswith(b'HTTP/1.1 408'), answer)
+        self.assertIn(b'Connection: close', answer)
+        stderr.seek(0)
+        self.assertEqual('', stderr.read())
+
+
 class BacklogTest(base.TestCase):
 
     def test_a_burst_of_connections_is_queued_not_dropped(self):

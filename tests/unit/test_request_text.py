@@ -1,5 +1,5 @@
-"""volapi.request_text: integers and byte counts given as text, never an
-exception, however many digits."""
+"""volapi.request_text: integers, byte counts and Python literals given as
+text, never an exception, however many digits or levels."""
 from tests import base
 from volapi import request_text
 
@@ -27,3 +27,15 @@ class ByteCountTest(base.TestCase):
                          request_text.byte_count('9' * 5000))
         for text in ('+5', '-5', '1x', '\u00b2', ''):
             self.assertIsNone(request_text.byte_count(text), text)
+
+
+class PythonLiteralTest(base.TestCase):
+
+    def test_literals(self):
+        self.assertEqual({'k': 'v'}, request_text.python_literal("{'k': 'v'}"))
+        self.assertEqual([1], request_text.python_literal('[1]'))
+
+    def test_what_is_not_one(self):
+        for text in ('{[]: 1}', '{1, []}', '-' * 100000 + '1', '1' * 5000,
+                     '(' * 300 + ')' * 300, 'a\x00', 'x('):
+            self.assertIsNone(request_text.python_literal(text), text[:8])

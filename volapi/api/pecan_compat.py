@@ -61,21 +61,25 @@ class Pecan(pecan.Pecan):
         pass
 
 
-def _answering_400_if_undecodable(prop):
+def _answering_400_if_undecodable(prop, what):
     """webob's property ``prop``, answering what the client sent that
-    cannot be decoded with a 400, as pecan.Request does."""
+    cannot be decoded with a 400, as pecan.Request does, naming ``what``
+    was not UTF-8 (pecan's 400 says only that the request is malformed)."""
     def fget(request):
         try:
             return prop.fget(request)
         except UnicodeDecodeError:
-            pecan.abort(400)
+            pecan.abort(400, '%s is not valid UTF-8.' % what)
     return property(fget, prop.fset, prop.fdel, prop.__doc__)
 
 
 class FastRequest(pecan.Request):
     __getattribute__ = object.__getattribute__
-    path_info = _answering_400_if_undecodable(webob.Request.path_info)
-    script_name = _answering_400_if_undecodable(webob.Request.script_name)
-    GET = _answering_400_if_undecodable(webob.Request.GET)
-    POST = _answering_400_if_undecodable(webob.Request.POST)
-    text = _answering_400_if_undecodable(webob.Request.text)
+    path_info = _answering_400_if_undecodable(webob.Request.path_info,
+                                              'The URL path')
+    script_name = _answering_400_if_undecodable(webob.Request.script_name,
+                                                'The URL path')
+    GET = _answering_400_if_undecodable(webob.Request.GET,
+                                        'The query string')
+    POST = _answering_400_if_undecodable(webob.Request.POST, 'The body')
+    text = _answering_400_if_undecodable(webob.Request.text, 'The body')

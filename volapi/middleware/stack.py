@@ -11,7 +11,10 @@ where it has the layer. Outermost first:
 - ``/healthcheck`` answered by ``oslo_middleware.Healthcheck``;
 - the body size limit (oslo.middleware's sizelimit cannot have one limit
   per API in one process, nor answer in each API's error format): a body
-  larger than the API's limit is a 413 in that format;
+  larger than the API's limit is a 413 in that format, a Content-Length
+  that is no number of bytes a 400; a body is read whole here, so one that
+  ends before its Content-Length (400) or stalls past the server's timeout
+  (408) is refused in that format too;
 - volapi.middleware.replay (a request that met a database outage before it
   wrote runs again).
 
@@ -33,10 +36,18 @@ from volapi.middleware import replay
 HEALTHCHECK_PATH = '/healthcheck'
 
 
+_TIMED_OUT = 'Request timeout: the body did not arrive in time (%s).'
+
+
 class BodySizeLimit:
     """413 for a body larger than ``limit`` bytes, announced (Content-Length)
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
-    and handed on with its length)."""
+    and handed on with its length; framing the server could not decode, a
+    ValueError, is a 400). A Content-Length that is not ASCII digits is a
+    400. A body of a valid Content-Length is read here too, whole: one that
+    ends early (the client closed) is a 400 and one that stalls (the
+    server's read timed out) a 408, where a parser reading it later failed
+    with a 500."""
 
     def __init__(self, application, limit, fault):
         self.application = application
@@ -47,16 +58,55 @@ class BodySizeLimit:
         length = environ.get('CONTENT_LENGTH')
         if length:
             size = request_text.byte_count(length)
-            if size is not None and size > self.limit:
+            if size is None:
+                # webob would read ' 1', '+1' or '\u0661' as 1 (int()).
+                return self.fault(
+                    environ, start_response, 400,
+                    'content-length header must be an integer (ASCII '
+                    'digits), not %s' % request_text.excerpt(length))
+            if size > self.limit:
                 return self._too_large(environ, start_response)
+            if size:
+                refused = self._read(environ, size)
+                if refused is not None:
+                    status, message = refused
+                    return self.fault(environ, start_response, status,
+                                      message)
         elif environ.get('HTTP_TRANSFER_ENCODING', '').lower() == 'chunked':
-            body = environ['wsgi.input'].read(self.limit + 1)
+            try:
+                body = environ['wsgi.input'].read(self.limit + 1)
+            except ValueError as e:
+                # Chunked framing the server could not decode.
+                return self.fault(environ, start_response, 400, str(e))
+            except ConnectionError:
+                return self.fault(environ, start_response, 400,
+                                  'The request body ended before its last '
+                                  'chunk.')
+            except TimeoutError:
+                return self.fault(environ, start_response, 408,
+                                  _TIMED_OUT % 'chunked')
             if len(body) > self.limit:
                 return self._too_large(environ, start_response)
             environ['wsgi.input'] = io.BytesIO(body)
             environ['CONTENT_LENGTH'] = str(len(body))
             del environ['HTTP_TRANSFER_ENCODING']
         return self.application(environ, start_response)
+
+    @staticmethod
+    def _read(environ, size):
+        """Read the body of ``size`` bytes into ``environ``; (status,
+        message) if it cannot be had whole."""
+        try:
+            body = environ['wsgi.input'].read(size)
+        except TimeoutError:
+            return 408, _TIMED_OUT % ('Content-Length: %d' % size)
+        except ConnectionError:
+            body = b''
+        if len(body) < size:
+            return 400, ('The request body ended after %d of the %d bytes '
+                         'its Content-Length announced.' % (len(body), size))
+        environ['wsgi.input'] = io.BytesIO(body)
+        return None
 
     def _too_large(self, environ, start_response):
         return self.fault(environ, start_response, 413,

@@ -10,6 +10,7 @@ from objects.placement import allocation_candidate as ac
 from volapi.placement import errors
 from volapi.placement import util
 from volapi.placement.schemas import common
+from volapi import request_text
 
 _PREFIXES = '|'.join(('resources', 'required', 'member_of', 'in_tree'))
 _KEY = re.compile(r'^(%s)(%s)?$' % (_PREFIXES, common.GROUP_PAT))
@@ -58,9 +59,28 @@ def request_wide_params(req):
                 'Empty string (unsuffixed group) can not be specified in '
                 '`same_subtree` ', comment=errors.QUERYPARAM_BAD_VALUE)
         same_subtrees.append(suffixes)
-    return RequestWideParams(int(limits[0]) if limits else None,
+    return RequestWideParams(_limit(limits),
                              policies[0] if policies else None,
                              required, forbidden, same_subtrees)
+
+
+# The schema's pattern, '$' included (it allows one trailing newline).
+_LIMIT = re.compile('[1-9][0-9]*$', re.ASCII)
+
+
+def _limit(values):
+    """The first ``limit`` (Placement's rule), checked as the query schema
+    checks the last one (int() of the first was a 500 when only the last
+    was valid); None without one, or beyond 64 bits (no list is that
+    long)."""
+    if not values:
+        return None
+    if not _LIMIT.match(values[0]):
+        raise webob.exc.HTTPBadRequest(
+            "Invalid query string parameters: '%s' does not match "
+            "'^[1-9][0-9]*$'" % request_text.excerpt(values[0]),
+            comment=errors.QUERYPARAM_BAD_VALUE)
+    return request_text.integer(values[0].rstrip('\n'))
 
 
 def request_groups(req, params):

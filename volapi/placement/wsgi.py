@@ -24,6 +24,7 @@ from volapi.placement import microversion
 from volapi.placement import util
 from volapi.middleware import stack
 from volapi import outage
+from volapi import request_text
 
 LOG = logging.getLogger(__name__)
 
@@ -115,14 +116,12 @@ def _failure(exc, environ):
 
 
 def _check_content_length(environ):
-    length = environ.get('CONTENT_LENGTH')
-    try:
-        if length and int(length) > 0 and not environ.get('CONTENT_TYPE'):
-            raise webob.exc.HTTPBadRequest(
-                'content-type header required when content-length > 0')
-    except ValueError:
+    # A length that is not a number of bytes was refused in front
+    # (volapi.middleware.stack.BodySizeLimit).
+    length = request_text.byte_count(environ.get('CONTENT_LENGTH') or '0')
+    if length and not environ.get('CONTENT_TYPE'):
         raise webob.exc.HTTPBadRequest(
-            'content-length header must be an integer')
+            'content-type header required when content-length > 0')
 
 
 def deploy(conf):

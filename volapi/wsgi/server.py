@@ -5,13 +5,16 @@ keep-alive: a client's connection serves one request after another, as
 Cinder's own server does, so a client polling a volume pays for neither a
 TCP handshake nor a new thread per request. A connection closes after a
 response that says so (``Connection: close``): when the client asks for
-it or speaks HTTP/1.0 without keep-alive; when its request is chunked or
-its Content-Length is not a number of bytes (the server could not tell
-where the next request starts), or the application left more of the body
-unread than MAX_DRAINED; when the response has no Content-Length or the
-application failed; when the server stops. An idle connection closes
+it or speaks HTTP/1.0 without keep-alive; when its request is chunked
+(its body is decoded for the application) or its Content-Length is not a
+number of bytes (the server could not tell where the next request
+starts), or the application left more of the body unread than
+MAX_DRAINED; when the response has no Content-Length or the application
+failed; when the server stops. An idle connection closes
 after ``[api] keepalive_timeout`` seconds without a request (0 turns
-keep-alive off).
+keep-alive off); a request whose line, headers or body stop coming for as
+long (REQUEST_READ_TIMEOUT without keep-alive) closes too, after a 408 if
+the application was reading its body.
 """
 import socket
 import socketserver
@@ -30,6 +33,10 @@ LOG = logging.getLogger(__name__)
 MAX_DRAINED = 64 * 1024
 # The longest request line (the standard library's limit).
 MAX_REQUEST_LINE = 65536
+# Seconds a read of a request waits when keep-alive is off (Cinder's
+# client_socket_timeout): a client that stops sending must not hold its
+# thread forever. With keep-alive, its timeout bounds every read.
+REQUEST_READ_TIMEOUT = 900
 
 
 class _Body:
@@ -40,6 +47,9 @@ class _Body:
     def __init__(self, rfile, length):
         self._rfile = rfile
         self.left = length
+        # A read that failed (timed out, connection reset): the socket's
+        # file reads nothing more.
+        self.broken = False
 
     def read(self, size=-1):
         return self._within(self._rfile.read, size)
@@ -50,7 +60,11 @@ class _Body:
     def _within(self, read, size):
         if size is None or size < 0 or size > self.left:
             size = self.left
-        data = read(size) if size else b''
+        try:
+            data = read(size) if size else b''
+        except OSError:
+            self.broken = True
+            raise
         self.left -= len(data)
         return data
 
@@ -63,10 +77,104 @@ class _Body:
     def drain(self):
         """Read what the application left; False if that is too much (or
         the connection ended first)."""
-        while self.left > 0 and self.left <= MAX_DRAINED:
-            if not self.read(min(self.left, 8192)):
-                return False
+        try:
+            while self.left > 0 and self.left <= MAX_DRAINED and \
+                    not self.broken:
+                if not self.read(min(self.left, 8192)):
+                    return False
+        except OSError:
+            return False
         return self.left == 0
+
+
+class _ChunkedBody:
+    """A chunked request body (``Transfer-Encoding: chunked``) as the
+    application reads it: the data of its chunks, up to the last one.
+    Framing that is not chunked encoding, or that ends before the last
+    chunk, raises ValueError (a 400 for the body layer of each API)."""
+
+    # A request that is chunked closes its connection: nothing is drained.
+    left = 0
+
+    def __init__(self, rfile):
+        self._rfile = rfile
+        self._in_chunk = 0
+        self._done = False
+        self.broken = False
+
+    def read(self, size=-1):
+        data = []
+        wanted = size if size is not None and size >= 0 else None
+        while not self._done and (wanted is None or wanted > 0):
+            if not self._in_chunk:
+                self._next_chunk()
+                continue
+            count = self._in_chunk if wanted is None else \
+                min(self._in_chunk, wanted)
+            part = self._read(count)
+            if len(part) < count:
+                raise self._malformed('the body ended inside a chunk')
+            self._in_chunk -= count
+            if not self._in_chunk and self._read(2) != b'\r\n':
+                raise self._malformed('a chunk does not end with CRLF')
+            data.append(part)
+            if wanted is not None:
+                wanted -= count
+        return b''.join(data)
+
+    def readline(self, size=-1):
+        # Byte by byte: webob and the APIs read bodies with read().
+        line = b''
+        while not line.endswith(b'\n') and (size is None or size < 0 or
+                                            len(line) < size):
+            byte = self.read(1)
+            if not byte:
+                break
+            line += byte
+        return line
+
+    def readlines(self, hint=-1):
+        return list(iter(self.readline, b''))
+
+    def __iter__(self):
+        return iter(self.readline, b'')
+
+    def drain(self):
+        return False
+
+    def _next_chunk(self):
+        line = self._readline()
+        if not line.endswith(b'\n'):
+            raise self._malformed('the body ended before its last chunk')
+        size = line.split(b';', 1)[0].strip()
+        if not size or len(size) > 16 or any(
+                c not in b'0123456789abcdefABCDEF' for c in size):
+            raise self._malformed('%r is not a chunk size'
+                                  % size[:20].decode('latin-1'))
+        self._in_chunk = int(size, 16)
+        if not self._in_chunk:
+            # The last chunk: then trailers, up to an empty line.
+            while self._readline().strip():
+                pass
+            self._done = True
+
+    def _readline(self):
+        try:
+            return self._rfile.readline(MAX_REQUEST_LINE + 1)
+        except OSError:
+            self.broken = True
+            raise
+
+    def _read(self, count):
+        try:
+            return self._rfile.read(count)
+        except OSError:
+            self.broken = True
+            raise
+
+    def _malformed(self, problem):
+        self.broken = True
+        return ValueError('Malformed chunked body: %s.' % problem)
 
 
 class _ResponseHandler(simple_server.ServerHandler):
@@ -87,7 +195,7 @@ class _ResponseHandler(simple_server.ServerHandler):
         # the application left unread beyond what is drained cannot be
         # skipped.
         if 'Content-Length' not in self.headers or \
-                self.body.left > MAX_DRAINED or \
+                self.body.left > MAX_DRAINED or self.body.broken or \
                 self.request_handler.server.stopping:
             self.keep_alive = False
         if not self.keep_alive:
@@ -114,7 +222,7 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
     disable_nagle_algorithm = True
 
     def setup(self):
-        self.timeout = self.server.keepalive_timeout or None
+        self.timeout = self.server.keepalive_timeout or REQUEST_READ_TIMEOUT
         super().setup()
 
     def address_string(self):
@@ -157,7 +265,13 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
             return
         # Sets close_connection from the version and Connection header;
         # answers a malformed request itself.
-        if not self.parse_request():
+        try:
+            parsed = self.parse_request()
+        except (TimeoutError, ConnectionError):
+            # Headers that stopped coming: nobody to answer.
+            self.close_connection = True
+            return
+        if not parsed:
             return
         length = self._content_length()
         # Where the next request starts is known only from a valid length.
@@ -166,7 +280,11 @@ class _RequestHandler(simple_server.WSGIRequestHandler):
                       length is not None and
                       'transfer-encoding' not in self.headers and
                       not self.server.stopping)
-        body = _Body(self.rfile, length or 0)
+        if self.headers.get('transfer-encoding', '').strip().lower() == \
+                'chunked':
+            body = _ChunkedBody(self.rfile)
+        else:
+            body = _Body(self.rfile, length or 0)
         response = _ResponseHandler(
             body, keep_alive, self.wfile, sys.stderr, self.get_environ(),
             multithread=True)

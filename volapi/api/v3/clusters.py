@@ -178,11 +178,14 @@ def _set_disabled(schema, disabled):
     binary = service_obj.binary_named(
         body.get('binary') or service_obj.VOLUME_BINARY)
     reason = (body.get('disabled_reason') or '').strip() or None
-    if not cluster_states.set_disabled(context, name, binary, disabled,
-                                       reason):
+    changed = cluster_states.set_disabled(context, name, binary, disabled,
+                                          reason)
+    # Read again for the answer: its members may have gone meanwhile.
+    found = changed and cluster_states.get_all(context, name=name,
+                                               binary=binary)
+    if not found:
         raise errors.NotFound('Cluster %s could not be found.'
                               % request_text.excerpt(name))
-    [cluster] = cluster_states.get_all(context, name=name, binary=binary)
-    view = _summary(cluster, request.api_version >= mv.REPLICATION_CLUSTER)
+    view = _summary(found[0], request.api_version >= mv.REPLICATION_CLUSTER)
     view['disabled_reason'] = reason
     return {'cluster': view}

@@ -9,7 +9,6 @@ order and page, following Cinder's rules:
   column, and a key that is not one matches nothing (as in Cinder);
 - from 3.34 ``key~=value`` filters by substring.
 """
-import ast
 import datetime
 
 from oslo_utils import strutils
@@ -104,16 +103,17 @@ class VolumeQuery:
 
 
 def _metadata(value):
-    try:
-        metadata = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        metadata = None
+    metadata = request_text.python_literal(value)
     if not isinstance(metadata, dict) or not all(
             isinstance(k, str) and isinstance(v, str)
             for k, v in metadata.items()):
         raise errors.BadRequest(
             'Invalid input received: metadata=%s (must be a dict of '
-            'strings, e.g. {"key": "value"})' % value)
+            'strings, e.g. {"key": "value"})' % request_text.excerpt(value))
+    problem = request_text.unstorable_message(metadata)
+    if problem:
+        raise errors.BadRequest('Invalid input received: metadata: %s'
+                                % problem)
     return metadata
 
 

@@ -26,6 +26,8 @@ from volapi.policies import quotas as policies
 
 CONF = cfg.CONF
 MAX_LIMIT = 2 ** 31 - 1
+# What the quota limits table holds of a project id or class name.
+MAX_SCOPE_LENGTH = 255
 # What clients send beside the limits (Cinder ignores them too).
 NON_QUOTA_KEYS = ('id', 'tenant_id', 'class_name')
 
@@ -53,6 +55,16 @@ def _limits_from_body(body, key, per_type):
                 'between -1 and %d.' % (number, name, MAX_LIMIT))
         limits[name] = number
     return limits
+
+
+def _storable_scope(name, value):
+    """Cinder's check_string_length of a project id or class name a
+    limit is set for (longer than its column: a 500 on PostgreSQL and
+    MySQL)."""
+    if len(value) > MAX_SCOPE_LENGTH:
+        raise errors.BadRequest(
+            'Invalid input received: %s has more than %d characters.'
+            % (name, MAX_SCOPE_LENGTH))
 
 
 def _integer(value):
@@ -126,6 +138,7 @@ class QuotaSetController:
         context = request.ctx
         policy.authorize(context, policies.UPDATE,
                          {'project_id': self.project_id})
+        _storable_scope('project_id', self.project_id)
         per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
                                    'quota_set', per_type)
@@ -194,6 +207,7 @@ class QuotaClassSetController:
         request = pecan.request
         context = request.ctx
         policy.authorize(context, policies.CLASSES)
+        _storable_scope('quota_class_name', self.class_name)
         per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
                                    'quota_class_set', per_type)

@@ -5,8 +5,6 @@ A type's name is unique among live types by a unique constraint, so two
 concurrent creates of one name cannot both succeed (409). Delete is one
 compare-and-swap that also requires that no live volume uses the type.
 """
-import ast
-
 import pecan
 from oslo_utils import strutils
 
@@ -23,6 +21,7 @@ from volapi.api.v3 import type_extra_specs
 from volapi.api.views import types as views
 from volapi import conf as volapi_conf
 from volapi.policies import types as type_policies
+from volapi import request_text
 from volapi.volume import api as volume_api
 
 CONF = volapi_conf.CONF
@@ -179,11 +178,20 @@ def _boolean(value, name):
 
 
 def _extra_specs_filter(value):
-    try:
-        specs = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        specs = None
+    specs = request_text.python_literal(value)
     if not isinstance(specs, dict):
         raise errors.BadRequest('Invalid input received: extra_specs=%s '
-                                '(must be a dict)' % value)
-    return {str(k): str(v) for k, v in specs.items()}
+                                '(must be a dict)'
+                                % request_text.excerpt(value))
+    try:
+        specs = {str(k): str(v) for k, v in specs.items()}
+    except ValueError:
+        # str() refuses integers of thousands of digits (0xfff...).
+        raise errors.BadRequest('Invalid input received: extra_specs=%s '
+                                '(a number too long to compare)'
+                                % request_text.excerpt(value)) from None
+    problem = request_text.unstorable_message(specs)
+    if problem:
+        raise errors.BadRequest('Invalid input received: extra_specs: %s'
+                                % problem)
+    return specs
