@@ -9,6 +9,7 @@ from wsgiref import simple_server
 from cinderclient import client as cinder_client
 from cinderclient.contrib import noauth
 from cinderclient import exceptions as cinder_exceptions
+from cinderclient.v3.contrib import list_extensions
 import fixtures
 from keystoneauth1 import session as ks_session
 
@@ -211,6 +212,9 @@ class CinderCLITest(api_fixtures.APITestCase):
                           .availability_zones.list()])
         volume = admin.volumes.create(3)
         self.wait_for(volume.id, 'available')
+        self.assertIn('os-services', [
+            extension.alias for extension in
+            list_extensions.ListExtManager(admin).show_all()])
         host = getattr(admin.volumes.get(volume.id), 'os-vol-host-attr:host')
         pools = {pool.name: pool for pool in admin.pools.list(detailed=True)}
         self.assertEqual(3, pools[host].allocated_capacity_gb)

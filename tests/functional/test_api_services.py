@@ -222,3 +222,25 @@ class DisableServicesTest(api_fixtures.APITestCase):
         self.assertIn('volume_extension:services:update',
                       self.fault(response, 403))
         self.assertEqual(('enabled', None), self.listed()['worker-1@file'])
+
+
+class ExtensionsTest(api_fixtures.APITestCase):
+
+    def test_list_and_show(self):
+        listed = self.app.get('/v3/extensions',
+                              headers=self.owner).json['extensions']
+        aliases = [extension['alias'] for extension in listed]
+        for served in ('os-services', 'os-availability-zone',
+                       'scheduler-stats', 'os-volume-type-access',
+                       'os-quota-sets'):
+            self.assertIn(served, aliases)
+        self.assertEqual(
+            {'extension': {'name': 'Services', 'alias': 'os-services',
+                           'description': 'Services support.',
+                           'updated': '2012-10-28T00:00:00-00:00',
+                           'links': []}},
+            self.app.get('/v3/extensions/os-services',
+                         headers=self.owner).json)
+        response = self.app.get('/v3/extensions/os-backups',
+                                headers=self.owner, status=404)
+        self.fault(response, 404)

@@ -33,37 +33,40 @@ class TypeDeleteVersusCreateTest(api_fixtures.APITestCase):
                        types.c.deleted == sa.true(),
                        types.c.id == type_id)).scalar()
 
+    def delete_racing(self, type_id, request):
+        """(status of the type's delete, status ``request()`` got), the two
+        sent at once."""
+        barrier = threading.Barrier(2)
+        results = [None, None]
+
+        def send(index, fn):
+            barrier.wait()
+            results[index] = fn()
+
+        def delete():
+            return self.app.delete('/v3/types/%s' % type_id,
+                                   headers=api_fixtures.ADMIN,
+                                   expect_errors=True).status_int
+
+        threads = [threading.Thread(target=send, args=(0, delete)),
+                   threading.Thread(target=send, args=(1, request))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return tuple(results)
+
     def test_no_volume_keeps_a_deleted_type(self):
         for round_number in range(ROUNDS):
             name = 'racing-%d' % round_number
             type_id = self.app.post_json(
                 '/v3/types', {'volume_type': {'name': name}},
                 headers=api_fixtures.ADMIN).json['volume_type']['id']
-            barrier = threading.Barrier(2)
-            results = {}
-
-            def delete():
-                barrier.wait()
-                results['delete'] = self.app.delete(
-                    '/v3/types/%s' % type_id, headers=api_fixtures.ADMIN,
-                    expect_errors=True).status_int
-
-            def create():
-                barrier.wait()
-                results['create'] = self.app.post_json(
-                    '/v3/volumes',
-                    {'volume': {'size': 1, 'volume_type': type_id}},
-                    headers=self.owner, expect_errors=True).status_int
-
-            threads = [threading.Thread(target=delete),
-                       threading.Thread(target=create)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            results = self.delete_racing(type_id, lambda: self.app.post_json(
+                '/v3/volumes', {'volume': {'size': 1, 'volume_type': type_id}},
+                headers=self.owner, expect_errors=True).status_int)
             # Exactly one of them wins, and the loser is refused cleanly.
-            self.assertIn((results['delete'], results['create']),
-                          {(202, 404), (400, 202)}, results)
+            self.assertIn(results, {(202, 404), (400, 202)})
             self.assertEqual(0, self._orphans(type_id))
 
     def test_no_retype_goes_to_a_deleted_type(self):
@@ -71,32 +74,13 @@ class TypeDeleteVersusCreateTest(api_fixtures.APITestCase):
             name = 'racing-%d' % round_number
             type_id = rows.volume_type(self.context, name=name)
             volume = rows.volume(self.context, project_id=self.project)
-            barrier = threading.Barrier(2)
-            results = {}
-
-            def delete():
-                barrier.wait()
-                results['delete'] = self.app.delete(
-                    '/v3/types/%s' % type_id, headers=api_fixtures.ADMIN,
-                    expect_errors=True).status_int
-
-            def retype():
-                barrier.wait()
-                results['retype'] = self.app.post_json(
-                    '/v3/volumes/%s/action' % volume.id,
-                    {'os-retype': {'new_type': type_id}},
-                    headers=self.owner, expect_errors=True).status_int
-
-            threads = [threading.Thread(target=delete),
-                       threading.Thread(target=retype)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            results = self.delete_racing(type_id, lambda: self.app.post_json(
+                '/v3/volumes/%s/action' % volume.id,
+                {'os-retype': {'new_type': type_id}},
+                headers=self.owner, expect_errors=True).status_int)
             # Exactly one of them wins: a retype in flight keeps its new
             # type (the volume takes it when the retype ends).
-            self.assertIn((results['delete'], results['retype']),
-                          {(202, 400), (202, 404), (400, 202)}, results)
+            self.assertIn(results, {(202, 400), (202, 404), (400, 202)})
             retyping = rows.row(self.context, models.Volume,
                                 volume.id)['status'] == 'retyping'
-            self.assertEqual(results['retype'] == 202, retyping, results)
+            self.assertEqual(results[1] == 202, retyping, results)

@@ -228,6 +228,11 @@ VOLUME_MATRIX = {
     ('GET', '/v3/types/{type_id}/os-volume-type-access'): (
         lambda w: _type(w, '/v3/types/{type_id}/os-volume-type-access'),
         expect(403, 403, 404)),
+    ('GET', '/v3/extensions'): (
+        lambda w: ('/v3/extensions', None, []), expect(200, 200, 200)),
+    ('GET', '/v3/extensions/{alias}'): (
+        lambda w: ('/v3/extensions/os-services', None, []),
+        expect(200, 200, 200)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),

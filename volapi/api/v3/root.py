@@ -6,6 +6,7 @@ from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
 from volapi.api.v3 import clusters
+from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
 from volapi.api.v3 import quotas
@@ -30,6 +31,7 @@ class Resources:
         self.limits = limits.LimitsController()
         self.messages = messages.MessagesController()
         self.clusters = clusters.ClustersController()
+        self.extensions = extensions.ExtensionsController()
         # Cinder's names are not identifiers.
         setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
         setattr(self, 'os-quota-class-sets',
