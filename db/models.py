@@ -16,6 +16,12 @@ UUID = sa.String(36)
 # MySQL must not truncate what it stores.
 DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql')
 NAME = sa.String(255)
+# Keys of metadata and extra specs compare byte for byte, as on PostgreSQL
+# and SQLite: MariaDB's default collation would make 'Z', 'z' and 'z ' one
+# key (migration 0011_binary_keys).
+BINARY_COLLATION = 'utf8mb4_nopad_bin'
+KEY = sa.String(255).with_variant(
+    mysql.VARCHAR(255, collation=BINARY_COLLATION), 'mysql')
 
 
 def _now():
@@ -47,7 +53,7 @@ def key_value_pairs(owner_column, owner_table):
         owner_column: lambda: sa.Column(
             UUID, sa.ForeignKey('%s.id' % owner_table, ondelete='CASCADE'),
             nullable=False),
-        'key': lambda: sa.Column(NAME, nullable=False),
+        'key': lambda: sa.Column(KEY, nullable=False),
         'value': lambda: sa.Column(NAME),
     }
     attributes = {name: orm.declared_attr(lambda cls, make=make: make())
