@@ -12,6 +12,7 @@ import io
 import time
 
 from db import connectivity
+from volapi import request_text
 
 REPLAY_WITHIN = 2.0  # seconds: a database restart (PostgreSQL: ~0.5 s)
 FIRST_PAUSE = 0.05
@@ -46,12 +47,9 @@ class Replay:
 def _buffered_body(environ):
     """The request body, read once so every attempt can read it (its size
     is bounded by the size limit in front of this layer); None if empty."""
-    try:
-        length = int(environ.get('CONTENT_LENGTH') or 0)
-    except ValueError:
-        return None  # the application answers the bad header
-    if length <= 0:
-        return None
+    length = request_text.byte_count(environ.get('CONTENT_LENGTH') or '0')
+    if not length:
+        return None  # none, or the application answers the bad header
     body = environ['wsgi.input'].read(length)
     environ['wsgi.input'] = io.BytesIO(body)
     return body

@@ -44,20 +44,26 @@ class BodySizeLimit:
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
     and handed on with its length; framing the server could not decode, a
     ValueError, is a 400). A Content-Length that is not ASCII digits is a
-    400. A body of a valid Content-Length is read here too, whole: one that
+    400 (or the application's, ``own_length_check``). A body of a valid Content-Length is read here too, whole: one that
     ends early (the client closed) is a 400 and one that stalls (the
     server's read timed out) a 408, where a parser reading it later failed
     with a 500."""
 
-    def __init__(self, application, limit, fault):
+    def __init__(self, application, limit, fault, own_length_check=False):
         self.application = application
         self.limit = limit
         self.fault = fault
+        # The application refuses a Content-Length that is no number of
+        # bytes itself, in its own words (Placement's, after its
+        # microversion is known); the body is then not read.
+        self.own_length_check = own_length_check
 
     def __call__(self, environ, start_response):
         length = environ.get('CONTENT_LENGTH')
         if length:
             size = request_text.byte_count(length)
+            if size is None and self.own_length_check:
+                return self.application(environ, start_response)
             if size is None:
                 # webob would read ' 1', '+1' or '\u0661' as 1 (int()).
                 return self.fault(
@@ -162,10 +168,13 @@ class RequestId(request_id.RequestId):
 _GLOBAL_ID = re.compile(request_id.ID_FORMAT)
 
 
-def wrap(application, conf, body_limit, fault, compat_request_id_headers=()):
-    """``application`` behind the shared layers (see the module text)."""
+def wrap(application, conf, body_limit, fault, compat_request_id_headers=(),
+         own_length_check=False):
+    """``application`` behind the shared layers (see the module text);
+    ``own_length_check``: see BodySizeLimit."""
     application = replay.Replay(application)
-    application = BodySizeLimit(application, body_limit, fault)
+    application = BodySizeLimit(application, body_limit, fault,
+                                own_length_check)
     application = Healthcheck(application, conf)
     if conf.oslo_middleware.enable_proxy_headers_parsing:
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf)
