@@ -45,6 +45,23 @@ def invalid_sort_key(key):
                              % request_text.excerpt(key))
 
 
+def require_version(request, version):
+    """Cinder's 404 for a request older than ``version``, the microversion
+    a method came with."""
+    if request.api_version < version:
+        raise errors.NotFound('API version %d.%d is not supported on this '
+                              'method.' % tuple(request.api_version)[:2])
+
+
+def boolean_param(name, value):
+    """A query parameter that must be a boolean (Cinder's get_bool_param:
+    its 400 names the parameter and quotes the value)."""
+    if not strutils.is_valid_boolstr(value):
+        raise errors.BadRequest("Value '%s' for '%s' is not a boolean."
+                                % (request_text.excerpt(value), name))
+    return strutils.bool_from_string(value, strict=True)
+
+
 def invalid_filters(names):
     """Cinder's 400 for query filters a list does not take."""
     return errors.BadRequest('Invalid filters %s are found in query '

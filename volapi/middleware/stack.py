@@ -44,10 +44,10 @@ class BodySizeLimit:
     or found so when read (chunked: read here, at most ``limit`` + 1 bytes,
     and handed on with its length; framing the server could not decode, a
     ValueError, is a 400). A Content-Length that is not ASCII digits is a
-    400 (or the application's, ``own_length_check``). A body of a valid Content-Length is read here too, whole: one that
-    ends early (the client closed) is a 400 and one that stalls (the
-    server's read timed out) a 408, where a parser reading it later failed
-    with a 500."""
+    400 (or the application's, ``own_length_check``). A body of a valid
+    Content-Length is read here too, whole: one that ends early (the
+    client closed) is a 400 and one that stalls (the server's read timed
+    out) a 408, where a parser reading it later failed with a 500."""
 
     def __init__(self, application, limit, fault, own_length_check=False):
         self.application = application

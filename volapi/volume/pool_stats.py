@@ -35,7 +35,7 @@ def _is_pool(provider):
 
 
 def _capabilities(provider, disk, traits):
-    backend, _at, pool = provider.name.partition('@')[2].partition('#')
+    backend = provider.name.partition('@')[2].partition('#')[0]
     thin = pools.THIN_TRAIT in traits
     total = disk['total'] if disk else 0
     reserved = disk['reserved'] if disk else 0
@@ -43,7 +43,7 @@ def _capabilities(provider, disk, traits):
     ratio = disk['allocation_ratio'] if disk else 1.0
     room = inv_obj.capacity(disk) - allocated if disk else 0
     return {
-        'pool_name': pool,
+        'pool_name': pools.pool_name_of(provider.name),
         'volume_backend_name': backend,
         'total_capacity_gb': total,
         'free_capacity_gb': max(int(math.floor(room)), 0),

@@ -14,7 +14,6 @@ attachment row, in one transaction.
 import pecan
 
 from volapi.api import common
-from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
@@ -33,10 +32,7 @@ SORT_KEYS = dict(FILTERS, id='id', created_at='created_at',
 
 
 def _require(version):
-    request = pecan.request
-    if request.api_version < version:
-        raise errors.NotFound('API version %d.%d is not supported on this '
-                              'method.' % tuple(request.api_version)[:2])
+    common.require_version(pecan.request, version)
 
 
 def _authorizer(context, rule):

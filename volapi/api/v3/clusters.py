@@ -12,10 +12,10 @@ replication); another is a 400. ``GET /clusters/{name}?binary=`` shows one.
 (Cinder's clients' default binary) names ``volapi-volume``.
 """
 import pecan
-from oslo_utils import strutils
 from oslo_utils import timeutils
 
 from objects import service as service_obj
+from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
@@ -31,12 +31,6 @@ FILTERS = ('name', 'binary', 'is_up', 'disabled', 'num_hosts',
 # Cinder's values for a cluster without replication.
 REPLICATION = {'replication_status': 'not-capable', 'frozen': False,
                'active_backend_id': None}
-
-
-def _check_version(request):
-    if request.api_version < mv.CLUSTER_SUPPORT:
-        raise errors.NotFound('API version %d.%d is not supported on this '
-                              'method.' % tuple(request.api_version)[:2])
 
 
 def _time(value):
@@ -76,11 +70,7 @@ def _matcher(params, replication):
     wanted = {}
     for key, value in params.items():
         if key in ('is_up', 'disabled', 'frozen'):
-            if not strutils.is_valid_boolstr(value):
-                raise errors.BadRequest(
-                    "Value '%s' for '%s' is not a boolean."
-                    % (request_text.excerpt(value), key))
-            wanted[key] = strutils.bool_from_string(value, strict=True)
+            wanted[key] = common.boolean_param(key, value)
         elif key in ('num_hosts', 'num_down_hosts'):
             number = request_text.integer(value)
             if number is None:
@@ -101,7 +91,7 @@ def _matcher(params, replication):
 
 def _listed(detailed):
     request = pecan.request
-    _check_version(request)
+    common.require_version(request, mv.CLUSTER_SUPPORT)
     context = request.ctx
     policy.authorize(context, policies.GET_ALL)
     replication = request.api_version >= mv.REPLICATION_CLUSTER
@@ -126,7 +116,7 @@ class ClusterController:
     @rest.json(200)
     def show(self, binary=service_obj.VOLUME_BINARY, **params):
         request = pecan.request
-        _check_version(request)
+        common.require_version(request, mv.CLUSTER_SUPPORT)
         policy.authorize(request.ctx, policies.GET)
         found = cluster_states.get_all(
             request.ctx, name=self.name,
@@ -169,7 +159,7 @@ class ClustersController(rest.Listing):
 
 def _set_disabled(schema, disabled):
     request = pecan.request
-    _check_version(request)
+    common.require_version(request, mv.CLUSTER_SUPPORT)
     context = request.ctx
     policy.authorize(context, policies.UPDATE)
     body = validation.parse_body(request)

@@ -4,17 +4,12 @@ volume went to 'error' without a worker ever seeing it (no pool had room).
 import pecan
 
 from objects import message
+from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.policies import messages as policies
-
-
-def _check_version(request):
-    if request.api_version < mv.MESSAGES:
-        raise errors.NotFound('API version %d.%d is not supported on this '
-                              'method.' % tuple(request.api_version)[:2])
 
 
 def _not_found(message_id):
@@ -53,7 +48,7 @@ class MessageController:
     def _authorized(self, rule):
         """(request, the message row) once ``rule`` allows the caller."""
         request = pecan.request
-        _check_version(request)
+        common.require_version(request, mv.MESSAGES)
         context = request.ctx
         row = message.get(context, self.message_id, _scope(context))
         if row is None:
@@ -84,7 +79,7 @@ class MessagesController(rest.Collection):
     @rest.json(200)
     def get_all(self, **params):
         request = pecan.request
-        _check_version(request)
+        common.require_version(request, mv.MESSAGES)
         context = request.ctx
         policy.authorize(context, policies.GET_ALL,
                          {'project_id': context.project_id})

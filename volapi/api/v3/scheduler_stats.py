@@ -7,7 +7,6 @@ pools may be filtered by ``name`` (another filter is a 400), from 3.35 by
 requires); before those versions the filters are ignored.
 """
 import pecan
-from oslo_utils import strutils
 
 from objects import volume_type as type_obj
 from volapi.api import common
@@ -20,14 +19,6 @@ from volapi import request_text
 from volapi.volume import pool_stats
 
 FILTERS = ('name', 'volume_type')
-
-
-def _detail(params):
-    value = params.get('detail', 'False')
-    if not strutils.is_valid_boolstr(value):
-        raise errors.BadRequest("Value '%s' for 'detail' is not a boolean."
-                                % request_text.excerpt(value))
-    return strutils.bool_from_string(value, strict=True)
 
 
 def _filters(request):
@@ -61,7 +52,8 @@ class SchedulerStatsController:
         request = pecan.request
         context = request.ctx
         policy.authorize(context, policies.GET_POOLS)
-        detail = _detail(request.GET)
+        detail = common.boolean_param('detail',
+                                      request.GET.get('detail', 'False'))
         filters = _filters(request)
         extra_specs = None
         if 'volume_type' in filters:

@@ -1,8 +1,9 @@
 """A private volume type's access list (Cinder's os-volume-type-access,
 admin): ``GET /types/{id}/os-volume-type-access`` lists the projects that
 may use it, ``POST /types/{id}/action`` with ``addProjectAccess`` or
-``removeProjectAccess`` (``{"project": ...}``) changes it (objects.type_access).
-Those projects see the type in their lists and create volumes of it."""
+``removeProjectAccess`` (``{"project": ...}``) changes it
+(objects.type_access). Those projects see the type in their lists and
+create volumes of it."""
 import pecan
 
 from objects import type_access
@@ -45,30 +46,25 @@ def _not_applicable(refusal, type_id):
     return errors.NotFound('Volume type %s could not be found.' % type_id)
 
 
-def _add(context, volume_type, project):
+def _change(context, change, volume_type, project):
+    """``change`` (type_access.add or remove) with Cinder's answers to
+    its refusals."""
+    pair = '%s / %s' % (volume_type.id, request_text.excerpt(project))
     try:
-        type_access.add(context, volume_type.id, project)
+        change(context, volume_type.id, project)
     except type_access.AccessExists:
-        raise errors.Conflict(
-            'Volume type access for %s / %s combination already exists.'
-            % (volume_type.id, request_text.excerpt(project))) from None
-    except type_access.AccessRefused as refusal:
-        raise _not_applicable(refusal, volume_type.id) from None
-
-
-def _remove(context, volume_type, project):
-    try:
-        type_access.remove(context, volume_type.id, project)
+        raise errors.Conflict('Volume type access for %s combination '
+                              'already exists.' % pair) from None
     except type_access.AccessNotFound:
-        raise errors.NotFound(
-            'Volume type access not found for %s / %s combination.'
-            % (volume_type.id, request_text.excerpt(project))) from None
+        raise errors.NotFound('Volume type access not found for %s '
+                              'combination.' % pair) from None
     except type_access.AccessRefused as refusal:
         raise _not_applicable(refusal, volume_type.id) from None
 
 
-ACTIONS = {'addProjectAccess': (type_policies.ACCESS_ADD, _add),
-           'removeProjectAccess': (type_policies.ACCESS_REMOVE, _remove)}
+ACTIONS = {'addProjectAccess': (type_policies.ACCESS_ADD, type_access.add),
+           'removeProjectAccess': (type_policies.ACCESS_REMOVE,
+                                   type_access.remove)}
 
 
 def act(load_type):
@@ -81,5 +77,5 @@ def act(load_type):
     context = request.ctx
     policy.authorize(context, rule)
     validation.validate(schemas.project_access, argument)
-    change(context, load_type(context), argument['project'])
+    _change(context, change, load_type(context), argument['project'])
     return rest.respond(None, 202)

@@ -44,16 +44,17 @@ class TypeController:
 
     def __init__(self, ident):
         self.ident = ident
-        self.extra_specs = type_extra_specs.ExtraSpecsController(
-            lambda context: _get(context, ident))
+        self.extra_specs = type_extra_specs.ExtraSpecsController(self._load)
         # Cinder's name of the path is not an identifier.
         setattr(self, 'os-volume-type-access',
-                type_access.AccessListController(
-                    lambda context: _get(context, ident)))
+                type_access.AccessListController(self._load))
+
+    def _load(self, context):
+        return _get(context, self.ident)
 
     @pecan.expose()
     def action(self):
-        return type_access.act(lambda context: _get(context, self.ident))
+        return type_access.act(self._load)
 
     index = rest.by_method()
 

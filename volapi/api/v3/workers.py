@@ -3,6 +3,7 @@ in flight of dead volume services (volapi.volume.cleanup)."""
 import pecan
 from oslo_utils import strutils
 
+from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
@@ -42,10 +43,7 @@ class WorkersController:
     @rest.json(202)
     def post_cleanup(self, **params):
         request = pecan.request
-        if request.api_version < mv.WORKERS_CLEANUP:
-            raise errors.NotFound('API version %d.%d is not supported on '
-                                  'this method.'
-                                  % tuple(request.api_version)[:2])
+        common.require_version(request, mv.WORKERS_CLEANUP)
         context = request.ctx
         policy.authorize(context, policies.CLEANUP)
         body = validation.parse_body(request) if request.body else {}
