@@ -69,6 +69,10 @@ class VolumeTypeInUse(exceptions.ConditionNotMet):
     """A live volume has the type (it cannot be deleted)."""
 
 
+class VolumeTypeIsDefault(exceptions.ConditionNotMet):
+    """A project has the type as its default (it cannot be deleted)."""
+
+
 class VolumeTypeExists(Exception):
     def __init__(self, name):
         self.name = name
@@ -242,8 +246,10 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def destroy(self):
         """Soft-delete the type unless a live volume uses it or a retype
         to it is in flight (the volume takes the type when it ends), as
-        one compare-and-swap; raises VolumeTypeInUse, or ConditionNotMet
+        one compare-and-swap, nor if a project has it as its default;
+        raises VolumeTypeInUse, VolumeTypeIsDefault, or ConditionNotMet
         naming another refusal."""
+        from objects import default_type
         volumes = models.Volume.__table__
         in_use = sa.exists().where(volumes.c.volume_type_id == self.id,
                                    volumes.c.deleted == sa.false())
@@ -251,15 +257,18 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                                                self.id)
         not_in_use = cond.Filter(~in_use & ~retyped_to,
                                  'is in use by volumes')
+        not_default = cond.Filter(~default_type.names_type(self.id),
+                                  "is a project's default type")
         try:
             self.conditional_update_or_raise(
                 {'deleted': True, 'deleted_at': timeutils.utcnow(),
                  'live_name': None},
-                expected_values={}, filters=[not_in_use])
+                expected_values={}, filters=[not_in_use, not_default])
         except exceptions.ConditionNotMet as e:
-            if e.condition is not_in_use:
-                raise VolumeTypeInUse(e.condition, e.actual, e.what) \
-                    from None
+            for condition, refusal in ((not_in_use, VolumeTypeInUse),
+                                       (not_default, VolumeTypeIsDefault)):
+                if e.condition is condition:
+                    raise refusal(e.condition, e.actual, e.what) from None
             raise
 
     def guard_in_use(self):

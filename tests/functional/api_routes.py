@@ -22,6 +22,7 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
                'extra_specs': '{key}', 'metadata': '{key}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
+               'default-types': '{project_id}',
                'os-quota-class-sets': '{class_name}',
                'clusters': '{cluster_name}', 'extensions': '{alias}'}
 

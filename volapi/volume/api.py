@@ -25,6 +25,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 from db import session
 import objects
+from objects import default_type as default_types
 from objects import metadata as metadata_rows
 from objects import volume_list
 from objects import volume_type as type_obj
@@ -162,9 +163,16 @@ def get_all(context, detailed=False, with_count=False, **query):
 
 
 def default_type(context, make=True):
-    """The type of a volume created without one: ``[api]
-    default_volume_type`` if it exists, else ``__DEFAULT__`` (made again
-    if it is missing, with ``make``; else VolumeTypeNotFound)."""
+    """The type of a volume created without one: the project's own default
+    (objects.default_type), else ``[api] default_volume_type`` if it
+    exists, else ``__DEFAULT__`` (made again if it is missing, with
+    ``make``; else VolumeTypeNotFound)."""
+    own = default_types.get(context, context.project_id)
+    if own is not None:
+        try:
+            return type_obj.VolumeType.get(context, own.volume_type_id)
+        except type_obj.VolumeTypeNotFound:
+            pass  # unset meanwhile and the type deleted: as if unset
     name = CONF.api.default_volume_type
     if name and name != type_obj.DEFAULT_TYPE_NAME:
         try:

@@ -6,6 +6,7 @@ from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
 from volapi.api.v3 import clusters
+from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
@@ -33,6 +34,8 @@ class Resources:
         self.clusters = clusters.ClustersController()
         self.extensions = extensions.ExtensionsController()
         # Cinder's names are not identifiers.
+        setattr(self, 'default-types',
+                default_types.DefaultTypesController())
         setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
         setattr(self, 'os-quota-class-sets',
                 quotas.QuotaClassSetsController())

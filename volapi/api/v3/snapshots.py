@@ -11,6 +11,7 @@ import pecan
 from oslo_utils import strutils
 
 from volapi.api import common
+from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
@@ -148,8 +149,7 @@ class SnapshotsController(rest.Listing):
         request = pecan.request
         context = request.ctx
         spec = body['snapshot']
-        force = strutils.bool_from_string(spec.get('force', False),
-                                          strict=True)
+        force = _in_use_allowed(spec.get('force'), request.api_version)
         snapshot = snapshot_api.create(
             context, spec['volume_id'],
             name=_text(spec, 'name', 'display_name'),
@@ -162,6 +162,26 @@ class SnapshotsController(rest.Listing):
 
     def member(self, snapshot_id):
         return SnapshotController(snapshot_id)
+
+
+# Cinder's words, spelling and spacing included.
+SNAPSHOT_IN_USE_FLAG_MSG = (
+    "Since microversion %d.%d the 'force' flag is invalid for this "
+    "request.  For backward compatability, however, when the 'force' flag "
+    "is passed with a value evaluating to True, it is silently ignored."
+    % mv.SNAPSHOT_IN_USE)
+
+
+def _in_use_allowed(force, version):
+    """Whether the volume may be in-use: with ``force`` true before 3.66,
+    always from 3.66, where ``force`` false is refused (Cinder's 400)."""
+    forced = force is not None and strutils.bool_from_string(force,
+                                                             strict=True)
+    if version < mv.SNAPSHOT_IN_USE:
+        return forced
+    if force is not None and not forced:
+        raise errors.BadRequest(SNAPSHOT_IN_USE_FLAG_MSG)
+    return True
 
 
 def _list(detailed):
