@@ -7,11 +7,13 @@ worker's endpoint the new version; a new major version breaks old workers):
           create_snapshot, delete_snapshot, terminate_connection (casts);
           initialize_connection (call)
     1.1 - migrate_volume (cast)
+    1.2 - terminate_connection(tracked=True): a workers row records it
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
-(``creating``, ``extending`` ...) and a ``workers`` row records the
-operation with its arguments. That row, not the message, is the truth: a
+(``creating``, ``extending`` ...), or the attachment whose connection is
+to be terminated is gone, and a ``workers`` row records the operation
+with its arguments. That row, not the message, is the truth: a
 message that cannot be sent (the broker is down) or is lost later is
 replaced by the reconciliation of the volume's cluster, which re-drives
 the row after ``[volume] unclaimed_work_timeout``
@@ -38,7 +40,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.1'
+RPC_API_VERSION = '1.2'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -123,9 +125,10 @@ class VolumeWorkerClient:
                            'delete_snapshot', snapshot=snapshot)
 
     def terminate_connection(self, ctxt, volume, attachment):
-        # No workers row records it: this one raises if it cannot be sent.
-        self._worker(volume).cast(ctxt, 'terminate_connection',
-                                  volume=volume, attachment=attachment)
+        # The attachment's workers row records it (attachment_disconnect).
+        self._cast_tracked(ctxt, volume, 'terminate_connection',
+                           version='1.2', volume=volume,
+                           attachment=attachment, tracked=True)
 
     # -- call: attaching needs the connection info in its response ----------
     def initialize_connection(self, ctxt, volume, connector):
