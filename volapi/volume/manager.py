@@ -345,6 +345,13 @@ class VolumeManager:
         return ('deleting', work, 'snapshot_delete_done',
                 'snapshot_delete_failed')
 
+    # -- calls: the API waits for the answer, nothing to claim ---------------
+    def get_capabilities(self, context, discover=False):
+        """The backend's capabilities (Cinder's get-capabilities); this
+        driver reads them afresh at each call, so ``discover`` changes
+        nothing."""
+        return self.driver.capabilities()
+
     # -- connections ----------------------------------------------------------
     def initialize_connection(self, context, volume, connector):
         # A call: the API waits for the answer, nothing to claim.
