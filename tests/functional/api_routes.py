@@ -24,7 +24,8 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
                'default-types': '{project_id}',
                'os-quota-class-sets': '{class_name}',
-               'clusters': '{cluster_name}', 'extensions': '{alias}'}
+               'clusters': '{cluster_name}', 'extensions': '{alias}',
+               'capabilities': '{host}'}
 
 
 def _methods(handler):
