@@ -23,7 +23,20 @@ from db import session
 from objects import volume_type as type_obj
 
 _DEFAULTS = models.DefaultVolumeType.__table__
+_TYPES = models.VolumeType.__table__
 _INSERTS = {'postgresql': postgresql.insert, 'sqlite': sqlite.insert}
+# The type a volume created without one gets, in one statement (a create
+# reads it): the project's default first, else the live type whose id or
+# name is the fallback.
+_OWN = sa.select(_DEFAULTS.c.volume_type_id).where(
+    _DEFAULTS.c.project_id == sa.bindparam('project_id')).scalar_subquery()
+_FALLBACK = sa.bindparam('fallback')
+_TYPE_FOR = type_obj.WITH_SPECS.where(
+    _TYPES.c.deleted == sa.false(),
+    sa.or_(_TYPES.c.id == _OWN, _TYPES.c.id == _FALLBACK,
+           _TYPES.c.name == _FALLBACK)).order_by(
+    sa.case((_TYPES.c.id == _OWN, 0), (_TYPES.c.id == _FALLBACK, 1),
+            else_=2))
 
 
 class DefaultType(typing.NamedTuple):
@@ -44,6 +57,18 @@ def get(context, project_id):
                                      _DEFAULTS.c.volume_type_id).where(
             _DEFAULTS.c.project_id == project_id)).first()
     return None if row is None else DefaultType(*row)
+
+
+def type_for(context, project_id, fallback):
+    """The live type that is the default of ``project_id``, else the live
+    type whose id or name is ``fallback``, with its extra specs, in one
+    query; type_obj.VolumeTypeNotFound if neither is."""
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(_TYPE_FOR, {'project_id': project_id,
+                                        'fallback': fallback}).all()
+    if not rows:
+        raise type_obj.VolumeTypeNotFound('volume type', fallback)
+    return type_obj.VolumeType.from_rows(context, rows)
 
 
 def get_all(context):

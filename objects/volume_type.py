@@ -30,14 +30,15 @@ DEFAULT_TYPE_DESCRIPTION = 'Default Volume Type'
 
 _TYPES = models.VolumeType.__table__
 _SPECS = models.VolumeTypeExtraSpec.__table__
-_WITH_SPECS = sa.select(
+# A type's row once per extra spec (NULLs: none): see VolumeType.from_rows.
+WITH_SPECS = sa.select(
     _TYPES, _SPECS.c.key.label('spec_key'),
     _SPECS.c.value.label('spec_value')).select_from(
     _TYPES.outerjoin(_SPECS, _SPECS.c.volume_type_id == _TYPES.c.id))
-_TYPE_BY_ID = _WITH_SPECS.where(_TYPES.c.id == sa.bindparam('ident'),
-                                _TYPES.c.deleted == sa.false())
-_TYPE_BY_NAME = _WITH_SPECS.where(_TYPES.c.name == sa.bindparam('ident'),
-                                  _TYPES.c.deleted == sa.false())
+_TYPE_BY_ID = WITH_SPECS.where(_TYPES.c.id == sa.bindparam('ident'),
+                               _TYPES.c.deleted == sa.false())
+_TYPE_BY_NAME = WITH_SPECS.where(_TYPES.c.name == sa.bindparam('ident'),
+                                 _TYPES.c.deleted == sa.false())
 
 
 # Cinder's rule: a type makes multiattach volumes when its extra spec
@@ -130,6 +131,12 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                         not type_access.has_access(context, rows[0].id,
                                                    context.project_id)):
             raise VolumeTypeNotFound('volume type', ident)
+        return cls.from_rows(context, rows)
+
+    @classmethod
+    def from_rows(cls, context, rows):
+        """The type of the first of ``rows`` (of WITH_SPECS), with its
+        extra specs."""
         first = rows[0]._mapping
         volume_type = cls._from_row(context, first)
         volume_type.extra_specs = {row.spec_key: row.spec_value

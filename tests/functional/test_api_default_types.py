@@ -154,6 +154,11 @@ class DefaultTypesTest(api_fixtures.APITestCase):
     def test_projects_default_before_the_configured_one(self):
         self.make_type('gold')
         self.make_type('silver')
+        # A configured type that does not exist: __DEFAULT__.
+        self.config.conf.set_override('default_volume_type', 'nope',
+                                      group='api')
+        self.assertEqual('__DEFAULT__', self.create_volume(
+        ).json['volume']['volume_type'])
         self.config.conf.set_override('default_volume_type', 'silver',
                                       group='api')
         self.assertEqual('silver', self.create_volume(

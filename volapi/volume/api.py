@@ -167,18 +167,12 @@ def default_type(context, make=True):
     (objects.default_type), else ``[api] default_volume_type`` if it
     exists, else ``__DEFAULT__`` (made again if it is missing, with
     ``make``; else VolumeTypeNotFound)."""
-    own = default_types.get(context, context.project_id)
-    if own is not None:
-        try:
-            return type_obj.VolumeType.get(context, own.volume_type_id)
-        except type_obj.VolumeTypeNotFound:
-            pass  # unset meanwhile and the type deleted: as if unset
-    name = CONF.api.default_volume_type
-    if name and name != type_obj.DEFAULT_TYPE_NAME:
-        try:
-            return type_obj.VolumeType.get(context, name)
-        except type_obj.VolumeTypeNotFound:
-            pass
+    try:
+        return default_types.type_for(
+            context, context.project_id,
+            CONF.api.default_volume_type or type_obj.DEFAULT_TYPE_NAME)
+    except type_obj.VolumeTypeNotFound:
+        pass
     if not make:
         return type_obj.VolumeType.get(context, type_obj.DEFAULT_TYPE_ID)
     return type_obj.VolumeType.get_default(context)
