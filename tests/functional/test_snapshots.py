@@ -115,6 +115,36 @@ class CreateTest(SnapshotTestCase):
             self.assertNotIn('consumes_quota', self.app.get(
                 '/v3/snapshots', headers=headers).json['snapshots'][0])
 
+    def test_consumes_quota_filter(self):
+        snapshot_id = self.create().json['snapshot']['id']
+
+        def listed(query, version='3.65', headers=None, status=200):
+            response = self.app.get(
+                '/v3/snapshots?with_count=true&' + query,
+                headers=headers or api_fixtures.caller(
+                    self.project, version=version), status=status)
+            if status != 200:
+                return self.fault(response, status)
+            body = response.json
+            if tuple(map(int, version.split('.'))) >= (3, 45):
+                self.assertEqual(len(body['snapshots']), body['count'])
+            return [s['id'] for s in body['snapshots']]
+
+        for version in ('3.31', '3.65'):
+            self.assertEqual([snapshot_id],
+                             listed('consumes_quota=true', version))
+            self.assertEqual([], listed('consumes_quota=false', version))
+        self.assertEqual("Value 'x' for 'use_quota' is not a boolean.",
+                         listed('consumes_quota=x', status=400))
+        admin = dict(ADMIN, **{'OpenStack-API-Version': 'volume 3.65'})
+        self.assertEqual([], listed('all_tenants=1&use_quota=0',
+                                    headers=admin))
+        self.assertEqual([snapshot_id], listed('all_tenants=1&use_quota=1',
+                                               headers=admin))
+        # Before 3.31 volapi's snapshot lists ignore filters they lack.
+        self.assertEqual([snapshot_id], listed('consumes_quota=false',
+                                               '3.30'))
+
     def test_refused_while_migrating_or_unscheduled(self):
         migrating = rows.volume(self.context, project_id=self.project,
                                 migration_status='migrating')

@@ -15,7 +15,8 @@ answers as Cinder's does. It is 3.67, for these reasons:
   (backups, transfers, groups);
 - 3.60 ``created_at``/``updated_at`` time comparisons (``gt:``, ``lte:``
   ...) and 3.65 ``consumes_quota`` in volume list filters
-  (``v3/filters.py``, which says how Cinder really gates them);
+  (``v3/filters.py``, which says how Cinder really gates them), and in
+  snapshot list filters;
 - 3.61 ``cluster_name`` (administrators), 3.63 ``volume_type_id``, 3.65
   ``consumes_quota`` in volume details (``views/volumes.py``; always true:
   volapi has no volume or snapshot outside quota) and snapshot details;

@@ -190,13 +190,29 @@ def _list(detailed):
     policy.authorize(context, policies.GET_ALL)
     params = request.GET
     query = common.list_query(context, params, SORT_KEYS, FILTERS)
-    snapshots = objects.Snapshot.get_all(context, **query)
+    # Every volapi snapshot consumes quota (views/snapshots.py).
+    outside_quota = _outside_quota_asked(context, params,
+                                         request.api_version)
+    snapshots = [] if outside_quota else objects.Snapshot.get_all(
+        context, **query)
     metadata = objects.Snapshot.metadata_of(context,
                                             [s.id for s in snapshots])
     count = None
     if request.api_version >= mv.SUPPORT_COUNT_INFO and \
             strutils.bool_from_string(params.get('with_count', False)):
-        count = objects.Snapshot.count(context, query['project_id'],
-                                       query['filters'])
+        count = 0 if outside_quota else objects.Snapshot.count(
+            context, query['project_id'], query['filters'])
     return views.collection(request, snapshots, metadata, detailed,
                             query['limit'], count)
+
+
+def _outside_quota_asked(context, params, version):
+    """Whether the list asks for snapshots that consume no quota: Cinder's
+    ``consumes_quota`` filter (``use_quota`` for an administrator), a
+    boolean, which its resource filters take from 3.31."""
+    names = ('consumes_quota', 'use_quota') if context.is_admin \
+        else ('consumes_quota',)
+    if version < mv.RESOURCE_FILTER:
+        return False
+    return any(not common.boolean_param('use_quota', params[name])
+               for name in names if name in params)
