@@ -33,6 +33,6 @@ def upgrade():
 
 
 def downgrade():
-    op.drop_index('ix_default_volume_types_volume_type_id',
-                  table_name='default_volume_types')
+    # The index goes with its table (MySQL refuses to drop it alone: the
+    # foreign key needs it).
     op.drop_table('default_volume_types')
