@@ -11,6 +11,7 @@ from db import session
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import interleave
+from volapi.api.v3 import types as types_api
 from volapi import context as volapi_context
 from volapi.volume import api as volume_api
 
@@ -55,3 +56,20 @@ class MigrationCompletionTest(api_fixtures.APITestCase):
         self.assertEqual((begun, 'migrating'),
                          (row['migration_id'], row['migration_status']))
 
+
+class DefaultTypeDeleteTest(api_fixtures.APITestCase):
+    """The type ``[api] default_volume_type`` names is never deleted, even
+    when it takes that name while the delete is under way."""
+
+    def test_a_type_renamed_to_the_default_is_not_deleted(self):
+        self.config.set('api', default_volume_type='gold')
+        type_id = rows.volume_type(self.context, name='silver')
+        self.useFixture(interleave.CommitAfterRead(
+            self, types_api, '_get', commit_update(
+                models.VolumeType, type_id, name='gold', live_name='gold')))
+        response = self.app.delete('/v3/types/%s' % type_id, headers=ADMIN,
+                                   expect_errors=True)
+        self.assertEqual('Default volume type can not be deleted.',
+                         self.fault(response, 400))
+        self.assertFalse(rows.row(self.context, models.VolumeType,
+                                  type_id)['deleted'])
