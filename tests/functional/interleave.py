@@ -22,13 +22,15 @@ SQLITE_WAIT = 1.0
 
 
 class CommitAfterRead(fixtures.Fixture):
-    """``module.name`` commits ``change()`` right after its first call
-    returns (later calls are left alone)."""
+    """``module.name`` commits ``change()`` right after its call number
+    ``after_call`` (1: the first) returns; other calls are left alone."""
 
-    def __init__(self, test, module, name, change):
+    def __init__(self, test, module, name, change, after_call=1):
         super().__init__()
         self.test, self.module, self.name = test, module, name
         self.change = change
+        self.after_call = after_call
+        self.calls = 0
         self.done = False
         self.errors = []
         self.thread = None
@@ -38,7 +40,8 @@ class CommitAfterRead(fixtures.Fixture):
 
         def patched(*args, **kwargs):
             result = original(*args, **kwargs)
-            if not self.done:
+            self.calls += 1
+            if self.calls == self.after_call:
                 self.done = True
                 self._commit()
             return result

@@ -4,13 +4,15 @@ it read when that state is gone. Each test fails where the decision was
 taken in Python on a read and left out of the compare-and-swap."""
 import uuid
 
-import sqlalchemy as sa
-
 from db import models
 from db import session
+from objects import type_quota
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import interleave
+from tests.functional.test_volume_migration import BIG
+from tests.functional.test_volume_migration import SMALL
+from tests.functional.test_volume_migration import give_trait
 from volapi.api.v3 import types as types_api
 from volapi import context as volapi_context
 from volapi.volume import api as volume_api
@@ -18,14 +20,17 @@ from volapi.volume import api as volume_api
 ADMIN = api_fixtures.ADMIN
 
 
-def commit_update(model, ident, **values):
-    """A change of the row ``ident``, committed by a request of its own."""
+def commit_update(model, ident, where=(), then=None, **values):
+    """A change of the row ``ident`` (if ``where``, criteria on its table,
+    hold; then ``then(conn)``), committed by a request of its own."""
     def change():
         table = model.__table__
         with session.writer.connection.using(
                 volapi_context.get_admin_context()) as conn:
-            conn.execute(table.update().where(table.c.id == ident)
-                         .values(**values))
+            changed = conn.execute(table.update().where(
+                table.c.id == ident, *where).values(**values)).rowcount
+            if changed and then is not None:
+                then(conn)
     return change
 
 
@@ -73,3 +78,90 @@ class DefaultTypeDeleteTest(api_fixtures.APITestCase):
                          self.fault(response, 400))
         self.assertFalse(rows.row(self.context, models.VolumeType,
                                   type_id)['deleted'])
+
+
+class RetypeTest(api_fixtures.APITestCase):
+    """os-retype decides on what it read (the pool has what the new type
+    requires, whether multiattach changes, the type the counts move
+    from); its compare-and-swap proves each still true."""
+
+    pool_options = {'file_pools': ['small:10', 'big:12']}
+
+    def retype(self, volume_id, new_type):
+        return self.app.post_json(
+            '/v3/volumes/%s/action' % volume_id,
+            {'os-retype': {'new_type': new_type}}, headers=self.owner,
+            expect_errors=True)
+
+    def test_a_volume_moved_meanwhile_is_not_retyped_in_place(self):
+        give_trait(self.context, BIG, 'CUSTOM_FAST')
+        self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'fast', 'extra_specs': {
+                'trait:CUSTOM_FAST': 'required'}}}, headers=ADMIN)
+        volume = rows.volume(self.context, project_id=self.project, host=BIG,
+                             volume_type_id=rows.volume_type(self.context))
+        # A migration to a pool without the trait ends in between.
+        self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', commit_update(
+                models.Volume, volume.id, host=SMALL)))
+        response = self.retype(volume.id, 'fast')
+        self.assertEqual('Invalid volume: volume must still be on the pool '
+                         'the retype was planned for',
+                         self.fault(response, 400))
+        self.assertEqual('available', rows.row(
+            self.context, models.Volume, volume.id)['status'])
+
+    def test_multiattach_changed_meanwhile_is_seen(self):
+        volume = rows.volume(self.context, project_id=self.project,
+                             status='in-use', attach_status='attached',
+                             volume_type_id=rows.volume_type(self.context))
+        # Between the load of the retype's transaction and its swap, the
+        # volume becomes multiattach (as a retype that ended would make
+        # it): a retype to a type without multiattach changes it, which an
+        # attached volume may not.
+        table = models.Volume.__table__
+        change = self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', commit_update(
+                models.Volume, volume.id, multiattach=True,
+                where=[table.c.status == 'in-use']), after_call=2))
+        response = self.retype(volume.id, rows.volume_type(self.context))
+        change.wait()
+        multiattach = rows.row(self.context, models.Volume,
+                               volume.id)['multiattach']
+        # Refused; or, where the two run in turn (SQLite), retyped first
+        # (and the change, finding it retyping, not made).
+        self.assertIn((response.status_int, multiattach),
+                      {(400, True), (202, False)}, response.text)
+
+    def test_counts_move_from_the_type_the_volume_has(self):
+        old, ended, new = (rows.volume_type(self.context) for _ in range(3))
+        volume = rows.volume(self.context, project_id=self.project,
+                             host=None, volume_type_id=old)
+        for type_id in (old, ended, new):
+            type_quota.ensure_rows(self.context, self.project, type_id)
+        usages = type_quota.USAGES
+
+        def counts_follow(conn):
+            for type_id, change in ((old, -1), (ended, 1)):
+                conn.execute(usages.update().where(
+                    usages.c.id == type_quota.row_id(self.project, type_id))
+                    .values(volumes=usages.c.volumes + change))
+
+        # Between the load of the retype's transaction and its swap, a
+        # retype to ``ended`` ends (its counts moved when it began).
+        table = models.Volume.__table__
+        change = self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', commit_update(
+                models.Volume, volume.id, volume_type_id=ended,
+                where=[table.c.status == 'available',
+                       table.c.volume_type_id == old],
+                then=counts_follow), after_call=2))
+        response = self.retype(volume.id, new)
+        change.wait()
+        usage = type_quota.reported_usage(self.context, self.project,
+                                          (old, ended, new))
+        volumes = tuple(usage[t]['volumes'] for t in (old, ended, new))
+        # Refused, the volume in the ended retype's type; or, where the two
+        # run in turn (SQLite), retyped from ``old`` first.
+        self.assertIn((response.status_int, volumes),
+                      {(400, (0, 1, 0)), (202, (0, 0, 1))}, response.text)

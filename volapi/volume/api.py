@@ -536,13 +536,13 @@ def retype(context, volume_id, new_type, migration_policy='never',
     if migrations.retype(context, volume, volume_type, migration_policy,
                          version=version, authorize=authorize):
         return
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
-    volume = claiming_on_volume(context, volume_id, lambda ctx, volume: [
+    # In place: on the pool just read (the swap proves it still is).
+    volume = claiming_on_volume(context, volume_id, lambda ctx, loaded: [
         engine.prepare(
-            ctx, 'retype', volume, version=version,
-            new_type_id=volume_type.id,
-            changes_multiattach=multiattach != bool(volume.multiattach)),
-        lambda ctx: claims.retype_volume(ctx, volume, volume_type.id)],
+            ctx, 'retype', loaded, version=version,
+            new_type_id=volume_type.id, planned_host=volume.host,
+            multiattach=type_obj.is_multiattach(volume_type.extra_specs)),
+        lambda ctx: claims.retype_volume(ctx, loaded, volume_type.id)],
         authorize)
     worker_client().retype(context, volume, volume_type.id)
 

@@ -113,11 +113,10 @@ def retype(context, volume, volume_type, migration_policy, version=None,
             "Retype of volume %s to type %s needs a migration (its pool %s "
             "does not have what the type requires), and migration_policy "
             "is 'never'." % (volume.id, volume_type.name, volume.host))
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume, dest = _start(
         context, volume, 'retype_migrate', None, volume_type.extra_specs,
         authorize, version, new_type_id=volume_type.id,
-        changes_multiattach=multiattach != bool(volume.multiattach))
+        multiattach=type_obj.is_multiattach(volume_type.extra_specs))
     volume_api.worker_client().migrate_volume(context, volume, dest)
     return True
 

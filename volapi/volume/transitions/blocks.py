@@ -66,10 +66,22 @@ NOT_READONLY_FOR_RW = Criterion(
     lambda p: ~_readonly_is_set(),
     applies=lambda p: p.get('mode', 'rw') == 'rw')
 
+# ``multiattach``: the new type's (the API always gives it). Whether the
+# retype changes it is decided on the row the UPDATE changes, not on what
+# the request read.
 AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
     "must be 'available' for a retype that changes multiattach",
-    lambda p: Volume.status == 'available',
-    applies=lambda p: bool(p.get('changes_multiattach')))
+    lambda p: sa.or_(Volume.status == 'available',
+                     Volume.multiattach == p['multiattach']),
+    bound=('multiattach',), applies=lambda p: 'multiattach' in p)
+
+# A retype in place was found possible on the pool the volume was on when
+# the request read it (``planned_host``; the API always gives it): the
+# volume must still be there.
+ON_PLANNED_POOL = Criterion(
+    'must still be on the pool the retype was planned for',
+    lambda p: Volume.host.is_not_distinct_from(p['planned_host']),
+    bound=('planned_host',), applies=lambda p: 'planned_host' in p)
 
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 

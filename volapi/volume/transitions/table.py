@@ -20,6 +20,7 @@ from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
 from volapi.volume.transitions.blocks import SNAPSHOT_HELD
@@ -209,7 +210,10 @@ TABLE = [
                 'consistencygroup_id': None,
                 'group_id': None,
                 'volume_type_id': cond.Not(Param('new_type_id'))},
-        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        # The claim moves the counts from the type the request loaded; the
+        # pool was found to have what the new type requires.
+        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH, Unchanged('volume_type_id'),
+                  ON_PLANNED_POOL),
         values={'status': 'retyping', 'previous_status': OLD_STATUS},
         workers_row='track'),
     Transition(
@@ -231,7 +235,8 @@ TABLE = [
         source=('available',),
         expect=dict(_MIGRATE_EXPECT,
                     volume_type_id=cond.Not(Param('new_type_id'))),
-        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,
+                                      Unchanged('volume_type_id')),
         values=dict(_MIGRATE_VALUES, status='retyping'),
         workers_row='track', workers_status='migrating'),
     Transition(
