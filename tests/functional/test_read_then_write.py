@@ -6,6 +6,7 @@ import uuid
 
 from db import models
 from db import session
+import objects
 from objects import type_quota
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
@@ -16,6 +17,7 @@ from tests.functional.test_volume_migration import give_trait
 from volapi.api.v3 import types as types_api
 from volapi import context as volapi_context
 from volapi.volume import api as volume_api
+from volapi.volume.transitions import engine
 
 ADMIN = api_fixtures.ADMIN
 
@@ -165,3 +167,44 @@ class RetypeTest(api_fixtures.APITestCase):
         # run in turn (SQLite), retyped from ``old`` first.
         self.assertIn((response.status_int, volumes),
                       {(400, (0, 1, 0)), (202, (0, 0, 1))}, response.text)
+
+
+class CascadeDeleteTest(api_fixtures.APITestCase):
+    """DELETE /volumes/{id}?cascade=true takes along every snapshot its
+    compare-and-swap allowed, those made since the request began too."""
+
+    def test_a_snapshot_made_meanwhile_is_deleted_with_the_volume(self):
+        volume = rows.volume(self.context, project_id=self.project)
+
+        def snapshot_made():
+            # As POST /snapshots and its worker would: the snapshot is
+            # inserted under a swap of the volume (refused once the volume
+            # is deleting), then becomes available.
+            ctx = volapi_context.get_admin_context()
+            snapshot = objects.Snapshot(
+                ctx, id=str(uuid.uuid4()), volume_id=volume.id,
+                project_id=volume.project_id, user_id='user',
+                volume_size=volume.size, deleted=False)
+            try:
+                engine.run(ctx, engine.prepare(ctx, 'snapshot_create',
+                                               objects.Volume.get_by_id(
+                                                   ctx, volume.id)),
+                           engine.prepare(ctx, 'snapshot_new', snapshot))
+            except engine.TransitionRefused:
+                return
+            engine.apply(ctx, 'snapshot_create_done', snapshot)
+
+        # Between the load of the delete's transaction and its swap.
+        change = self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', snapshot_made))
+        response = self.app.delete('/v3/volumes/%s?cascade=true' % volume.id,
+                                   headers=self.owner, expect_errors=True)
+        change.wait()
+        self.assertEqual(202, response.status_int, response.text)
+        self.assertEqual('deleting', rows.row(self.context, models.Volume,
+                                              volume.id)['status'])
+        # Deleting with the volume; or, where the two run in turn (SQLite),
+        # never made.
+        self.assertLessEqual(
+            {s.status for s in objects.Snapshot.get_all(
+                self.context, volume_id=volume.id)}, {'deleting'})

@@ -329,8 +329,9 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
     ``force`` (admin, 3.23) allows any status but 'deleting'.
 
     The snapshots are read and moved to 'deleting' in the transaction whose
-    compare-and-swap has just taken the volume; a snapshot create must take
-    the volume row too, so none can slip in between."""
+    compare-and-swap has just taken the volume, as that swap saw them; a
+    snapshot create must take the volume row too, so none can slip in
+    between."""
     cascaded = []
 
     def build(ctx, volume):
@@ -338,8 +339,8 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
         yield engine.prepare(ctx, 'force_delete' if force else 'delete',
                              volume, version=version, cascade=bool(cascade))
         if cascade:
-            for snapshot in objects.Snapshot.get_all(ctx,
-                                                     volume_id=volume.id):
+            for snapshot in objects.Snapshot.get_all_of_held_volume(
+                    ctx, volume.id):
                 if snapshot.status == 'deleting':
                     continue  # its own delete is under way
                 yield engine.prepare(ctx, 'snapshot_cascade_delete',
