@@ -208,3 +208,34 @@ class CascadeDeleteTest(api_fixtures.APITestCase):
         self.assertLessEqual(
             {s.status for s in objects.Snapshot.get_all(
                 self.context, volume_id=volume.id)}, {'deleting'})
+
+
+class MigrateTest(api_fixtures.APITestCase):
+    """os-migrate_volume without a host sends the volume to a pool chosen
+    for its type: a type changed meanwhile is seen by the swap."""
+
+    pool_options = {'file_pools': ['small:10', 'big:12']}
+
+    def test_a_type_changed_meanwhile_is_seen(self):
+        give_trait(self.context, BIG, 'CUSTOM_FAST')
+        fast = self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'fast', 'extra_specs': {
+                'trait:CUSTOM_FAST': 'required'}}},
+            headers=ADMIN).json['volume_type']['id']
+        volume = rows.volume(self.context, project_id=self.project, host=BIG,
+                             volume_type_id=rows.volume_type(self.context))
+        # A retype to a type only BIG has ends in between: SMALL, chosen
+        # for the old type, does not have what the volume's type requires.
+        self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', commit_update(
+                models.Volume, volume.id, volume_type_id=fast)))
+        response = self.app.post_json(
+            '/v3/admin/volumes/%s/action' % volume.id,
+            {'os-migrate_volume': {}},
+            headers=dict(ADMIN, **{'OpenStack-API-Version': 'volume 3.16'}),
+            expect_errors=True)
+        self.assertEqual('Invalid volume: volume must still have the type '
+                         'the move was planned for',
+                         self.fault(response, 400))
+        row = rows.row(self.context, models.Volume, volume.id)
+        self.assertEqual((BIG, None), (row['host'], row['migration_status']))

@@ -93,9 +93,11 @@ def migrate(context, volume_id, host=None, force_host_copy=False,
     if authorize is not None:
         authorize(volume)
     params = {'status': 'maintenance'} if lock_volume else {}
+    # The destinations are chosen for the type read here.
     volume, dest = _start(context, volume, 'migrate', host,
                           _extra_specs(context, volume.volume_type_id),
-                          authorize, version, **params)
+                          authorize, version,
+                          planned_type_id=volume.volume_type_id, **params)
     volume_api.worker_client().migrate_volume(context, volume, dest)
 
 

@@ -83,6 +83,14 @@ ON_PLANNED_POOL = Criterion(
     lambda p: Volume.host.is_not_distinct_from(p['planned_host']),
     bound=('planned_host',), applies=lambda p: 'planned_host' in p)
 
+# A migration's destination was chosen for the type the volume had when
+# the request read it (``planned_type_id``; the API always gives it).
+OF_PLANNED_TYPE = Criterion(
+    'must still have the type the move was planned for',
+    lambda p: Volume.volume_type_id.is_not_distinct_from(
+        p['planned_type_id']),
+    bound=('planned_type_id',), applies=lambda p: 'planned_type_id' in p)
+
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
 ELSEWHERE = Criterion(

@@ -20,6 +20,7 @@ from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
 from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
@@ -223,7 +224,7 @@ TABLE = [
         '(migration_id) holds the source, in the same transaction',
         source=('available',),
         expect=_MIGRATE_EXPECT,
-        requires=_MIGRATE_REQUIRES,
+        requires=_MIGRATE_REQUIRES + (OF_PLANNED_TYPE,),
         values=dict(_MIGRATE_VALUES, status=Param('status', optional=True)),
         policy=volume_action_policies.MIGRATE,
         workers_row='track', workers_status='migrating'),
