@@ -32,6 +32,9 @@ class CommitAfterRead(fixtures.Fixture):
         self.after_call = after_call
         self.calls = 0
         self.done = False
+        # Whether the change had committed when the read returned to its
+        # caller (False where it waited for the reader's transaction).
+        self.in_between = None
         self.errors = []
         self.thread = None
 
@@ -61,6 +64,7 @@ class CommitAfterRead(fixtures.Fixture):
         self.thread.start()
         self.thread.join(SQLITE_WAIT if self.test.backend == 'sqlite'
                          else WAIT)
+        self.in_between = not self.thread.is_alive()
 
     def _finish(self):
         if self.thread is not None:

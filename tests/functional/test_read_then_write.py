@@ -239,3 +239,42 @@ class MigrateTest(api_fixtures.APITestCase):
                          self.fault(response, 400))
         row = rows.row(self.context, models.Volume, volume.id)
         self.assertEqual((BIG, None), (row['host'], row['migration_status']))
+
+
+class CloneTest(api_fixtures.APITestCase):
+    """A clone is never smaller than its source, even one that grew while
+    the create was under way."""
+
+    def test_a_source_grown_meanwhile_is_cloned_at_its_new_size(self):
+        source = rows.volume(self.context, project_id=self.project, size=1,
+                             volume_type_id=rows.volume_type(self.context))
+        # An extend of the source ends between the create's read of it
+        # and the hold of its transaction.
+        change = self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', commit_update(
+                models.Volume, source.id, size=2)))
+        response = self.create_volume(size=None, source_volid=source.id,
+                                      expect='*')
+        self.assertEqual(202, response.status_int, response.text)
+        # Where the two run in turn (SQLite), the clone came first.
+        self.assertEqual(2 if change.in_between else 1,
+                         response.json['volume']['size'])
+
+    def test_a_size_below_the_grown_source_is_refused(self):
+        source = rows.volume(self.context, project_id=self.project, size=1,
+                             volume_type_id=rows.volume_type(self.context))
+        change = self.useFixture(interleave.CommitAfterRead(
+            self, volume_api, 'get_volume', commit_update(
+                models.Volume, source.id, size=2)))
+        response = self.create_volume(size=1, source_volid=source.id,
+                                      expect='*')
+        if not change.in_between:
+            # The two in turn (SQLite): the clone came first.
+            self.assertEqual(202, response.status_int, response.text)
+            return
+        self.assertEqual(
+            'Invalid input received: Volume size 1GB cannot be smaller than '
+            'the volume size 2GB. They must be >= original volume size.',
+            self.fault(response, 400))
+        self.assertEqual(1, rows.count(self.context, models.Volume,
+                                       deleted=False))

@@ -22,6 +22,7 @@ import uuid
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from db import conditions as cond
 from db import exceptions as db_exc
 from db import session
 import objects
@@ -256,12 +257,42 @@ def _prepare(context, size, volume_type, fields):
     return volume, new_type, source, hold, plan
 
 
+# How often a create whose source volume grew meanwhile reads it again.
+SOURCE_ATTEMPTS = 3
+
+
+def _source_grew(refusal):
+    """True if ``refusal`` (engine.TransitionRefused) is the hold of a
+    source volume that has grown since it was read (its one requirement
+    that is no status)."""
+    return refusal.transition.name == 'create_from_volume' and \
+        isinstance(refusal.condition, cond.Filter)
+
+
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
            availability_zone=None, metadata=None, version=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
-    cast its creation. Returns the volume, as the view shows it."""
+    cast its creation. Returns the volume, as the view shows it.
+
+    A clone's size is checked against its source's as read; the hold
+    proves the source no bigger. One that grew in between (an extend that
+    ended) is read again: without a size the clone takes its new one, a
+    size below it is refused."""
+    for _ in range(SOURCE_ATTEMPTS):
+        try:
+            return _create(context, size, name, description, volume_type,
+                           snapshot_id, source_volid, availability_zone,
+                           metadata, version)
+        except engine.TransitionRefused as refusal:
+            if not _source_grew(refusal):
+                raise
+    raise db_exc.ConcurrentUpdate('volume', source_volid, SOURCE_ATTEMPTS)
+
+
+def _create(context, size, name, description, volume_type, snapshot_id,
+            source_volid, availability_zone, metadata, version):
     zone = availability_zone or CONF.api.storage_availability_zone
     if zone != CONF.api.storage_availability_zone:
         raise InvalidRequest(
@@ -283,8 +314,10 @@ def create(context, size=None, name=None, description=None,
             context, size, volume_type, fields)
     holds = []
     if source is not None:
+        sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
+            else {}
         holds.append(engine.prepare(context, hold, source, version=version,
-                                    reflect=False))
+                                    reflect=False, **sized))
 
     def insert(name):
         # The claim queues on rows that other claims change: the

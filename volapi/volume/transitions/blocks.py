@@ -83,6 +83,13 @@ ON_PLANNED_POOL = Criterion(
     lambda p: Volume.host.is_not_distinct_from(p['planned_host']),
     bound=('planned_host',), applies=lambda p: 'planned_host' in p)
 
+# A clone is made at a size chosen against the source's size as the
+# request read it (``clone_size``): the source must not have grown since.
+NO_BIGGER_THAN_CLONE = Criterion(
+    'must be no bigger than the volume made from it (%(clone_size)sGB)',
+    lambda p: Volume.size <= p['clone_size'],
+    bound=('clone_size',), applies=lambda p: 'clone_size' in p)
+
 # A migration's destination was chosen for the type the volume had when
 # the request read it (``planned_type_id``; the API always gives it).
 OF_PLANNED_TYPE = Criterion(

@@ -19,6 +19,7 @@ from volapi.volume.transitions.blocks import NAME_VALUES
 from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
+from volapi.volume.transitions.blocks import NO_BIGGER_THAN_CLONE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
 from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
 from volapi.volume.transitions.blocks import ON_PLANNED_POOL
@@ -114,6 +115,7 @@ TABLE = [
         'POST /volumes from a volume: the source volume is held while the '
         'clone is inserted, so a concurrent delete cannot pass',
         source=('available', 'in-use'),
+        requires=(NO_BIGGER_THAN_CLONE,),
         values={'updated_at': VOLUME_HELD}),
     Transition(
         'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
