@@ -17,6 +17,7 @@ from tests.functional.test_volume_migration import give_trait
 from volapi.api.v3 import types as types_api
 from volapi import context as volapi_context
 from volapi.volume import api as volume_api
+from volapi.volume import attachments
 from volapi.volume.transitions import engine
 
 ADMIN = api_fixtures.ADMIN
@@ -278,3 +279,36 @@ class CloneTest(api_fixtures.APITestCase):
             self.fault(response, 400))
         self.assertEqual(1, rows.count(self.context, models.Volume,
                                        deleted=False))
+
+
+class AttachmentDeleteTest(api_fixtures.APITestCase):
+    """DELETE /attachments/{id} records the termination of the connection
+    of an attachment that has one when it is removed, even one given its
+    connector after the request read it."""
+
+    def test_a_connector_given_meanwhile_is_terminated(self):
+        volume = rows.volume(self.context, project_id=self.project,
+                             status='reserved')
+        attachment = rows.attachment(self.context, volume,
+                                     attach_status='reserved')
+        table = models.VolumeAttachment.__table__
+        # A PUT /attachments/{id} with a connector commits between the
+        # load of the delete's transaction and its swap.
+        change = self.useFixture(interleave.CommitAfterRead(
+            self, attachments, 'get', commit_update(
+                models.VolumeAttachment, attachment.id,
+                connector='{"host": "compute-2"}', attach_status='attaching',
+                where=[table.c.attach_status == 'reserved'])))
+        response = self.app.delete(
+            '/v3/attachments/%s' % attachment.id,
+            headers=dict(self.owner, **{
+                'OpenStack-API-Version': 'volume 3.27'}), expect_errors=True)
+        change.wait()
+        self.assertEqual(200, response.status_int, response.text)
+        row = rows.row(self.context, models.VolumeAttachment, attachment.id)
+        self.assertTrue(row['deleted'])
+        # Connected (PostgreSQL, MariaDB): its termination is recorded;
+        # where the two run in turn (SQLite) the PUT found it gone.
+        self.assertEqual(
+            'terminating' if row['connector'] else None,
+            rows.worker_status(self.context, 'attachment', attachment.id))

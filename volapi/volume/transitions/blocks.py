@@ -83,6 +83,14 @@ ON_PLANNED_POOL = Criterion(
     lambda p: Volume.host.is_not_distinct_from(p['planned_host']),
     bound=('planned_host',), applies=lambda p: 'planned_host' in p)
 
+# DELETE /attachments chose attachment_remove, with no connection to
+# terminate, on the connector it loaded (``unconnected``): none was given
+# to the attachment since.
+NOT_CONNECTED = Criterion(
+    'must have no connector (a connection to terminate)',
+    lambda p: Attachment.connector.is_(None),
+    applies=lambda p: bool(p.get('unconnected')))
+
 # A clone is made at a size chosen against the source's size as the
 # request read it (``clone_size``): the source must not have grown since.
 NO_BIGGER_THAN_CLONE = Criterion(

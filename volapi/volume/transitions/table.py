@@ -21,6 +21,7 @@ from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
 from volapi.volume.transitions.blocks import NO_BIGGER_THAN_CLONE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import NOT_CONNECTED
 from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
 from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
@@ -342,6 +343,7 @@ TABLE = [
     Transition(
         'attachment_remove', 'attachment',
         'os-detach / DELETE /attachments/{id}: soft-delete the attachment',
+        requires=(NOT_CONNECTED,),
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW}),
     Transition(
@@ -349,6 +351,8 @@ TABLE = [
         'DELETE /attachments/{id} of an attachment the worker connected: '
         'soft-delete it; the workers row records the termination of its '
         'connection, which the worker then makes (or a peer re-drives)',
+        # The workers row and the cast terminate the connector loaded.
+        requires=(Unchanged('connector'),),
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW},
         workers_row='track', workers_status='terminating'),
