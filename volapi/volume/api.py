@@ -571,10 +571,11 @@ def retype(context, volume_id, new_type, migration_policy='never',
                          version=version, authorize=authorize):
         return
     # In place: on the pool just read (the swap proves it still is).
+    planned_host = volume.host
     volume = claiming_on_volume(context, volume_id, lambda ctx, loaded: [
         engine.prepare(
             ctx, 'retype', loaded, version=version,
-            new_type_id=volume_type.id, planned_host=volume.host,
+            new_type_id=volume_type.id, planned_host=planned_host,
             multiattach=type_obj.is_multiattach(volume_type.extra_specs)),
         lambda ctx: claims.retype_volume(ctx, loaded, volume_type.id)],
         authorize)
