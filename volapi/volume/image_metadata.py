@@ -28,11 +28,6 @@ def get(context, volume_id, authorize=None):
     return metadata_rows.VOLUME_IMAGE.get(context, volume.id)
 
 
-def of_volumes(context, volume_ids):
-    """{volume id: {key: value}} of each volume given (one query)."""
-    return metadata_rows.VOLUME_IMAGE.of(context, volume_ids)
-
-
 def set_keys(context, volume_id, metadata, authorize=None):
     """Set the keys of ``metadata`` (the others stay); returns the whole
     image metadata the transaction left."""
