@@ -23,6 +23,7 @@ import uuid
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from db import conditions as cond
 from db import exceptions as db_exc
 from db import session
 import objects
@@ -268,12 +269,42 @@ def _prepare(context, size, volume_type, fields):
     return volume, new_type, source, hold, plan
 
 
+# How often a create whose source volume grew meanwhile reads it again.
+SOURCE_ATTEMPTS = 3
+
+
+def _source_grew(refusal):
+    """True if ``refusal`` (engine.TransitionRefused) is the hold of a
+    source volume that has grown since it was read (its one requirement
+    that is no status)."""
+    return refusal.transition.name == 'create_from_volume' and \
+        isinstance(refusal.condition, cond.Filter)
+
+
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
            availability_zone=None, metadata=None, version=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
-    cast its creation. Returns the volume, as the view shows it."""
+    cast its creation. Returns the volume, as the view shows it.
+
+    A clone's size is checked against its source's as read; the hold
+    proves the source no bigger. One that grew in between (an extend that
+    ended) is read again: without a size the clone takes its new one, a
+    size below it is refused."""
+    for _ in range(SOURCE_ATTEMPTS):
+        try:
+            return _create(context, size, name, description, volume_type,
+                           snapshot_id, source_volid, availability_zone,
+                           metadata, version)
+        except engine.TransitionRefused as refusal:
+            if not _source_grew(refusal):
+                raise
+    raise db_exc.ConcurrentUpdate('volume', source_volid, SOURCE_ATTEMPTS)
+
+
+def _create(context, size, name, description, volume_type, snapshot_id,
+            source_volid, availability_zone, metadata, version):
     zone = availability_zone or CONF.api.storage_availability_zone
     if zone != CONF.api.storage_availability_zone:
         raise InvalidRequest(
@@ -295,8 +326,10 @@ def create(context, size=None, name=None, description=None,
             context, size, volume_type, fields)
     holds = []
     if source is not None:
+        sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
+            else {}
         holds.append(engine.prepare(context, hold, source, version=version,
-                                    reflect=False))
+                                    reflect=False, **sized))
 
     def insert(name):
         # The claim queues on rows that other claims change: the
@@ -355,8 +388,9 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
     ``force`` (admin, 3.23) allows any status but 'deleting'.
 
     The snapshots are read and moved to 'deleting' in the transaction whose
-    compare-and-swap has just taken the volume; a snapshot create must take
-    the volume row too, so none can slip in between."""
+    compare-and-swap has just taken the volume, as that swap saw them; a
+    snapshot create must take the volume row too, so none can slip in
+    between."""
     cascaded = []
 
     def build(ctx, volume):
@@ -364,8 +398,8 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
         yield engine.prepare(ctx, 'force_delete' if force else 'delete',
                              volume, version=version, cascade=bool(cascade))
         if cascade:
-            for snapshot in objects.Snapshot.get_all(ctx,
-                                                     volume_id=volume.id):
+            for snapshot in objects.Snapshot.get_all_of_held_volume(
+                    ctx, volume.id):
                 if snapshot.status == 'deleting':
                     continue  # its own delete is under way
                 yield engine.prepare(ctx, 'snapshot_cascade_delete',
@@ -562,13 +596,13 @@ def retype(context, volume_id, new_type, migration_policy='never',
     if migrations.retype(context, volume, volume_type, migration_policy,
                          version=version, authorize=authorize):
         return
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
-    volume = claiming_on_volume(context, volume_id, lambda ctx, volume: [
+    # In place: on the pool just read (the swap proves it still is).
+    volume = claiming_on_volume(context, volume_id, lambda ctx, loaded: [
         engine.prepare(
-            ctx, 'retype', volume, version=version,
-            new_type_id=volume_type.id,
-            changes_multiattach=multiattach != bool(volume.multiattach)),
-        lambda ctx: claims.retype_volume(ctx, volume, volume_type.id)],
+            ctx, 'retype', loaded, version=version,
+            new_type_id=volume_type.id, planned_host=volume.host,
+            multiattach=type_obj.is_multiattach(volume_type.extra_specs)),
+        lambda ctx: claims.retype_volume(ctx, loaded, volume_type.id)],
         authorize)
     worker_client().retype(context, volume, volume_type.id)
 
