@@ -23,7 +23,9 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'extra_specs': '{key}', 'metadata': '{key}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
                'os-quota-class-sets': '{class_name}',
-               'clusters': '{cluster_name}', 'extensions': '{alias}'}
+               'clusters': '{cluster_name}', 'extensions': '{alias}',
+               'os-volume-transfer': '{transfer_id}',
+               'volume-transfers': '{transfer_id}'}
 
 
 def _methods(handler):

@@ -242,7 +242,8 @@ def _transaction(context, actions):
 
 
 MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
-          'attachment': models.VolumeAttachment}
+          'attachment': models.VolumeAttachment,
+          'transfer': models.Transfer}
 
 
 def reads_nothing(transition):
