@@ -3,7 +3,8 @@ volume transfers).
 
 A live transfer is seen by the project that owns its volume (and by
 administrators), as Cinder scopes it: through the volume, not through the
-transfer's own ``source_project_id``.
+transfer's own ``source_project_id``; the transfer of a volume deleted
+(an administrator's force delete) is seen by nobody.
 """
 import sqlalchemy as sa
 
@@ -18,11 +19,14 @@ TRANSFERS = models.Transfer.__table__
 VOLUMES = models.Volume.__table__
 
 
-def of_project(project_id):
-    """The clause on ``transfers`` that its volume belongs to
-    ``project_id``."""
-    return sa.exists().where(VOLUMES.c.id == TRANSFERS.c.volume_id,
-                             VOLUMES.c.project_id == project_id)
+def _scope(project_id):
+    """The clauses on ``transfers`` that its volume is live (a volume
+    deleted takes its transfer along, as Cinder's volume_destroy does) and,
+    unless ``project_id`` is None, belongs to ``project_id``."""
+    of_project = [] if project_id is None else [
+        VOLUMES.c.project_id == project_id]
+    return [sa.exists().where(VOLUMES.c.id == TRANSFERS.c.volume_id,
+                              VOLUMES.c.deleted == sa.false(), *of_project)]
 
 
 @base.register
@@ -49,7 +53,7 @@ class Transfer(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def get_live(cls, context, transfer_id, project_id=None):
         """The live transfer, NotFound if there is none or (with
         ``project_id``) its volume is another project's."""
-        scope = [] if project_id is None else [of_project(project_id)]
+        scope = _scope(project_id)
         with session.reader.connection.using(context) as conn:
             row = conn.execute(sa.select(TRANSFERS).where(
                 TRANSFERS.c.id == transfer_id,
@@ -67,7 +71,7 @@ class Transfer(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         columns equal ``filters``; keyset paging as objects.pagination
         does it, a marker the caller cannot see being a transfer not
         found."""
-        scope = [] if project_id is None else [of_project(project_id)]
+        scope = _scope(project_id)
         try:
             rows = pagination.live_rows(context, TRANSFERS, scope, filters,
                                         limit, marker, sort_keys, sort_dirs,

@@ -8,12 +8,14 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+import objects
 from objects import quota
 from objects import type_quota
 from objects.placement import allocation_reads
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_claim_races
+from volapi.volume.transitions import engine
 
 ADMIN = api_fixtures.ADMIN
 LATEST = '3.59'
@@ -388,6 +390,19 @@ class AcceptTest(TransferTestCase):
                         headers=OWNER, status=202)
         self.assertEqual('error', self.status_of(models.Volume,
                                                  volume_id)['status'])
+
+    def test_a_volume_deleted_takes_its_transfer_along(self):
+        volume_id, _ = self.volume()
+        transfer = self.offer(volume_id).json['transfer']
+        self.app.delete('/v3/admin/volumes/%s?force=true' % volume_id,
+                        headers=api_fixtures.caller('admin', 'admin',
+                                                    LATEST), status=202)
+        # What the worker does once the backend removed it.
+        engine.apply(self.context, 'delete_done',
+                     objects.Volume.get_by_id(self.context, volume_id))
+        self.fault(self.accept(transfer, expect=404), 404)
+        self.assertEqual([], self.app.get(
+            ROUTES[0] + '?all_tenants=1', headers=ADMIN).json['transfers'])
 
     def test_concurrent_accepts_have_one_winner(self):
         volume_id, _ = self.volume(snapshots=1)
