@@ -370,8 +370,8 @@ class ResourceProviderAggregate(TimestampMixin, Base):
 # -- quota and user messages --------------------------------------------------
 
 class QuotaLimit(TimestampMixin, Base):
-    """A limit an operator set, for a project (``scope`` 'project') or a
-    quota class (``scope`` 'class')."""
+    """A limit an operator set for a quota class (``scope`` 'class'); a
+    project's own limits are on its usage rows."""
     __tablename__ = 'quota_limits'
     __table_args__ = (sa.UniqueConstraint(
         'scope', 'scope_id', 'resource',
@@ -386,19 +386,25 @@ class QuotaLimit(TimestampMixin, Base):
 
 class QuotaUsage(TimestampMixin, Base):
     """What a project holds, kept by every claim and release in its
-    transaction; the row its claims are serialized on."""
+    transaction, and the limits it has of its own (NULL: its quota
+    class's); the row its claims and limit changes are serialized on."""
     __tablename__ = 'quota_usages'
     cas_name = 'quota usage'
     project_id = sa.Column(NAME, primary_key=True)
     volumes = sa.Column(sa.Integer, nullable=False)
     snapshots = sa.Column(sa.Integer, nullable=False)
     gigabytes = sa.Column(sa.BigInteger, nullable=False)
+    volumes_limit = sa.Column(sa.Integer)
+    snapshots_limit = sa.Column(sa.Integer)
+    gigabytes_limit = sa.Column(sa.Integer)
+    per_volume_gigabytes_limit = sa.Column(sa.Integer)
 
 
 class TypeQuotaUsage(TimestampMixin, Base):
-    """What a project holds of one volume type (its per-type quotas),
-    kept by the claims and releases with the project's row. ``id`` is
-    derived from (project_id, volume_type_id): see objects.type_quota."""
+    """What a project holds of one volume type, kept by the claims and
+    releases with the project's row, and the project's own per-type
+    limits of it (NULL: the quota class's). ``id`` is derived from
+    (project_id, volume_type_id): see objects.type_quota."""
     __tablename__ = 'type_quota_usages'
     __table_args__ = (sa.UniqueConstraint(
         'project_id', 'volume_type_id',
@@ -410,6 +416,9 @@ class TypeQuotaUsage(TimestampMixin, Base):
     volumes = sa.Column(sa.Integer, nullable=False)
     snapshots = sa.Column(sa.Integer, nullable=False)
     gigabytes = sa.Column(sa.BigInteger, nullable=False)
+    volumes_limit = sa.Column(sa.Integer)
+    snapshots_limit = sa.Column(sa.Integer)
+    gigabytes_limit = sa.Column(sa.Integer)
 
 
 class Message(SoftDeleteMixin, Base):

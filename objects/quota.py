@@ -2,6 +2,9 @@
 
 Limits are those an operator set for the project, else for the quota class
 ``default``, else the configuration's (Cinder's defaults); -1 is no limit.
+A project's own limits are on its usage row, beside what they limit: a
+limit is set by a compare-and-swap on that row that refuses one below
+what the project holds.
 
 What a project holds is kept in its ``quota_usages`` row: its live volumes
 and snapshots, and the DISK_GB its volumes and snapshots hold on placement.
@@ -35,7 +38,8 @@ COUNTED = ('volumes', 'snapshots', 'gigabytes')
 PER_VOLUME = 'per_volume_gigabytes'
 RESOURCES = COUNTED + (PER_VOLUME,)
 DEFAULT_CLASS = 'default'
-PROJECT, CLASS = 'project', 'class'
+# The scope of quota_limits' rows (a project's own limits: see limits).
+CLASS = 'class'
 
 
 class OverQuota(Exception):
@@ -53,58 +57,140 @@ class UsageRowMissing(Exception):
 
 
 # -- limits -------------------------------------------------------------------
+#
+# A quota class's limits are rows of quota_limits. A project's own limits
+# are on its usage row (``<resource>_limit``, NULL: its class's), the row
+# its claims take: a claim's compare-and-swap reads them from the very row
+# it locks, so a claim queued behind a limit change sees the new limit.
+
+def limit_column(resource):
+    return resource + '_limit'
+
+
+class LimitBelowUsage(Exception):
+    """A project's limit set under what the project holds of it."""
+
+    def __init__(self, resource):
+        self.resource = resource
+        super().__init__('%s limit below what the project holds'
+                         % resource)
+
 
 def config_defaults(conf):
     return {name: getattr(conf.quota, name) for name in RESOURCES}
 
 
-def _read(context, scope, scope_id):
+def _class_rows(context, class_name):
     with session.reader.connection.using(context) as conn:
         return {r.resource: r.hard_limit for r in conn.execute(
             sa.select(LIMITS.c.resource, LIMITS.c.hard_limit).where(
-                LIMITS.c.scope == scope, LIMITS.c.scope_id == scope_id))}
+                LIMITS.c.scope == CLASS, LIMITS.c.scope_id == class_name))}
 
 
 def class_limits(context, conf, class_name=DEFAULT_CLASS):
     """{resource: limit} of a quota class, the configuration's where it
     sets none."""
-    return dict(config_defaults(conf), **_read(context, CLASS, class_name))
+    return dict(config_defaults(conf), **_class_rows(context, class_name))
+
+
+def own_limits(context, project_id):
+    """{resource: limit} the project has of its own (per-type ones aside:
+    objects.type_quota)."""
+    with session.reader.connection.using(context) as conn:
+        row = conn.execute(sa.select(
+            *[USAGES.c[limit_column(name)] for name in RESOURCES]).where(
+            USAGES.c.project_id == project_id)).first()
+    if row is None:
+        return {}
+    return {name: limit for name, limit in zip(RESOURCES, row)
+            if limit is not None}
 
 
 def project_limits(context, conf, project_id):
-    """{resource: limit} that apply to ``project_id``."""
+    """{resource: limit} that apply to ``project_id``: its own, else its
+    class's, else the configuration's."""
     limits = class_limits(context, conf)
-    limits.update(_read(context, PROJECT, project_id))
+    limits.update(own_limits(context, project_id))
     return limits
 
 
 @db_api.retry_on_deadlock
-def set_limits(context, scope, scope_id, limits):
-    """Set ``limits`` ({resource: limit}) of a project or class; each row
-    is an upsert by one statement (an update, else an insert; a concurrent
-    insert of the same row sends the transaction round again)."""
+def set_class_limits(context, class_name, limits):
+    """Set ``limits`` ({resource: limit}) of a quota class; each row is an
+    upsert by one statement (an update, else an insert; a concurrent
+    insert of the same row sends the transaction round again). Cinder
+    does not hold a class's limits against what projects hold, nor does
+    this."""
     now = timeutils.utcnow()
     try:
         with session.writer.connection.using(context) as conn:
             for resource, limit in sorted(limits.items()):
-                where = (LIMITS.c.scope == scope,
-                         LIMITS.c.scope_id == scope_id,
+                where = (LIMITS.c.scope == CLASS,
+                         LIMITS.c.scope_id == class_name,
                          LIMITS.c.resource == resource)
                 if not conn.execute(LIMITS.update().where(*where).values(
                         hard_limit=limit, updated_at=now)).rowcount:
                     conn.execute(LIMITS.insert().values(
-                        scope=scope, scope_id=scope_id, resource=resource,
-                        hard_limit=limit, created_at=now))
+                        scope=CLASS, scope_id=class_name,
+                        resource=resource, hard_limit=limit,
+                        created_at=now))
     except oslo_db_exc.DBDuplicateEntry:
         raise oslo_db_exc.RetryRequest(db_exc.ConcurrentUpdate(
-            'quota limit', scope_id, 1))
+            'quota limit', class_name, 1))
 
 
-@db_api.retry_on_deadlock
-def delete_limits(context, scope, scope_id):
+class NotBelow(cond.Filter):
+    """The condition that the row holds no more of ``counted`` than
+    ``limit``, a new limit of ``resource``."""
+
+    def __init__(self, usage_model, resource, counted, limit):
+        super().__init__(getattr(usage_model, counted) <= limit,
+                         'must hold no more %s than the new limit'
+                         % counted)
+        self.resource = resource
+
+
+def set_limit_columns(context, model, ident, limits, names, make_row):
+    """In the caller's transaction: ``limits`` ({counted: limit}, a
+    resource's ``<resource>_limit`` column each, ``names`` {counted:
+    resource name}) on usage row ``ident`` of ``model``, by one
+    compare-and-swap whose WHERE says the row holds no more than each
+    limit of a count (LimitBelowUsage). A missing row is made first with
+    ``make_row()``."""
+    values = {limit_column(name): limit for name, limit in limits.items()}
+    values['updated_at'] = timeutils.utcnow()
+    # -1 (no limit) is never below anything.
+    conditions = [NotBelow(model, names[name], name, limit)
+                  for name, limit in sorted(limits.items())
+                  if name in COUNTED and limit != -1]
+    for _ in range(2):
+        try:
+            db_api.update_or_explain(context, model, ident, values,
+                                     filters=conditions)
+            return
+        except db_exc.NotFound:
+            make_row()
+        except db_exc.ConditionNotMet as exc:
+            raise LimitBelowUsage(exc.condition.resource) from None
+    raise db_exc.NotFound(model.cas_name, ident)
+
+
+def set_own_limits(context, project_id, limits):
+    """In the caller's transaction: the project's own ``limits``
+    ({resource: limit}) on its usage row (see set_limit_columns)."""
+    set_limit_columns(context, Usage, project_id, limits,
+                      {name: name for name in RESOURCES},
+                      functools.partial(create_row, context, project_id))
+
+
+def forget_own_limits(context, project_id):
+    """In the caller's transaction: the project's limits are its class's
+    again (Cinder's delete of a project's quotas)."""
     with session.writer.connection.using(context) as conn:
-        conn.execute(LIMITS.delete().where(LIMITS.c.scope == scope,
-                                           LIMITS.c.scope_id == scope_id))
+        conn.execute(USAGES.update().where(
+            USAGES.c.project_id == project_id).values(
+            updated_at=timeutils.utcnow(),
+            **{limit_column(name): None for name in RESOURCES}))
 
 
 # -- usage ---------------------------------------------------------------------
@@ -257,14 +343,18 @@ def _param(name, type_=sa.BigInteger):
     return sa.bindparam('quota_' + name, type_=type_)
 
 
+def class_limit(resource):
+    """SQL: the default class's limit of ``resource``, if it sets one."""
+    return sa.select(LIMITS.c.hard_limit).where(
+        LIMITS.c.scope == CLASS, LIMITS.c.scope_id == DEFAULT_CLASS,
+        LIMITS.c.resource == resource).scalar_subquery()
+
+
 def _limit(resource):
-    """SQL: the limit of ``resource`` for the row's project."""
-    def set_for(scope, scope_id):
-        return sa.select(LIMITS.c.hard_limit).where(
-            LIMITS.c.scope == scope, LIMITS.c.scope_id == scope_id,
-            LIMITS.c.resource == resource).scalar_subquery()
-    return sa.func.coalesce(set_for(PROJECT, Usage.project_id),
-                            set_for(CLASS, DEFAULT_CLASS),
+    """SQL: the limit of ``resource`` for the row's project: its own, on
+    the row, else its class's, else the configuration's."""
+    return sa.func.coalesce(getattr(Usage, limit_column(resource)),
+                            class_limit(resource),
                             _param('default_' + resource))
 
 

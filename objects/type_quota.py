@@ -1,17 +1,18 @@
 """Per-volume-type quotas: Cinder's ``volumes_<type>``,
 ``snapshots_<type>`` and ``gigabytes_<type>``.
 
-Their limits live in ``quota_limits`` beside the project's, keyed by the
-resource name (the type's name in it, as Cinder keys them); set nowhere,
-a per-type limit is -1 (none), Cinder's default.
+A project's own per-type limits are on its row of the type (below);
+a quota class's are rows of ``quota_limits``, keyed by the resource name
+(the type's name in it, as Cinder keys them). Set nowhere, a per-type
+limit is -1 (none), Cinder's default.
 
 What a project holds of a type is kept in its ``type_quota_usages`` row:
 the live volumes and snapshots of that type and the DISK_GB they hold
 (the project's row's counts, split by type). Every claim and release
 changes it with the project's row, in the same transaction, by ONE
 compare-and-swap whose WHERE says that each count it adds to stays within
-the type's limit (the limit looked up in that statement, by the type's
-name as the row's type has it then). The project's row is changed first,
+the type's limit (the row's own, else the class's looked up in that
+statement by the type's name as the row's type has it then). The project's row is changed first,
 so a project's claims already queue there and two rows of one project are
 never taken in a different order. A row is made on first use, counted
 from the tables and placement; its id is derived from the pair, so two
@@ -78,10 +79,48 @@ def shown_limits(limits, names):
     return shown
 
 
+def own_limits(context, project_id):
+    """{resource name: limit} of the per-type limits the project has of
+    its own, for the live types."""
+    types = models.VolumeType.__table__
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(sa.select(
+            types.c.name, *[USAGES.c[quota.limit_column(counted)]
+                            for counted in COUNTED]).join_from(
+            USAGES, types, types.c.id == USAGES.c.volume_type_id).where(
+            USAGES.c.project_id == project_id,
+            types.c.deleted == sa.false())).all()
+    return {resource_name(counted, row.name): limit for row in rows
+            for counted, limit in zip(COUNTED, row[1:])
+            if limit is not None}
+
+
+def set_own_limits(context, project_id, volume_type_id, type_name, limits):
+    """In the caller's transaction: the project's own per-type ``limits``
+    ({counted: limit}) of the type on its row of it, by one
+    compare-and-swap that refuses one below what the row holds
+    (objects.quota.LimitBelowUsage, named ``<counted>_<type name>``)."""
+    quota.set_limit_columns(
+        context, Usage, row_id(project_id, volume_type_id), limits,
+        {counted: resource_name(counted, type_name) for counted in COUNTED},
+        functools.partial(_create_row, context, project_id, volume_type_id))
+
+
+def forget_own_limits(context, project_id):
+    """In the caller's transaction: the project's per-type limits are its
+    class's again."""
+    with session.writer.connection.using(context) as conn:
+        conn.execute(USAGES.update().where(
+            USAGES.c.project_id == project_id).values(
+            updated_at=timeutils.utcnow(),
+            **{quota.limit_column(counted): None for counted in COUNTED}))
+
+
 def rename_limits(context, volume_type_id, new_name):
-    """In the caller's transaction, before the type's rename: its limits
-    (every scope's) move to the resource names of ``new_name``; the old
-    name is read by the same statement."""
+    """In the caller's transaction, before the type's rename: its quota
+    classes' limits move to the resource names of ``new_name`` (the
+    projects' own are on the rows of its id); the old name is read by
+    the same statement."""
     types = models.VolumeType.__table__
     limits = quota.LIMITS
     old_name = sa.select(types.c.name).where(
@@ -307,21 +346,14 @@ def _param(name, type_=sa.BigInteger):
 
 def _limit(counted):
     """SQL: the limit of ``<counted>_<the row's type name>`` for the row's
-    project: the project's, else the default class's, else none."""
+    project: its own, on the row, else the default class's, else none."""
     types = models.VolumeType.__table__
-    limits = quota.LIMITS
     # Correlated explicitly: the row updated is two levels up.
     resource = _param('prefix_' + counted, sa.String) + sa.select(
         types.c.name).where(types.c.id == Usage.volume_type_id) \
         .correlate(USAGES).scalar_subquery()
-
-    def set_for(scope, scope_id):
-        return sa.select(limits.c.hard_limit).where(
-            limits.c.scope == scope, limits.c.scope_id == scope_id,
-            limits.c.resource == resource).scalar_subquery()
-    return sa.func.coalesce(set_for(quota.PROJECT, Usage.project_id),
-                            set_for(quota.CLASS, quota.DEFAULT_CLASS),
-                            DEFAULT_LIMIT)
+    return sa.func.coalesce(getattr(Usage, quota.limit_column(counted)),
+                            quota.class_limit(resource), DEFAULT_LIMIT)
 
 
 def _within(counted):
@@ -385,20 +417,17 @@ def charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
 
 def _over_quota(context, ident, counted, values):
     types = models.VolumeType.__table__
-    limits = quota.LIMITS
     with session.reader.connection.using(context) as conn:
         row = conn.execute(sa.select(
-            USAGES.c.project_id, USAGES.c[counted].label('in_use'),
+            USAGES.c[counted].label('in_use'),
+            USAGES.c[quota.limit_column(counted)].label('own_limit'),
             types.c.name).join_from(
             USAGES, types, types.c.id == USAGES.c.volume_type_id).where(
             USAGES.c.id == ident)).first()
         resource = resource_name(counted, row.name)
-        found = dict(conn.execute(sa.select(
-            limits.c.scope, limits.c.hard_limit).where(
-            limits.c.resource == resource,
-            sa.or_(sa.and_(limits.c.scope == quota.PROJECT,
-                           limits.c.scope_id == row.project_id),
-                   sa.and_(limits.c.scope == quota.CLASS,
-                           limits.c.scope_id == quota.DEFAULT_CLASS)))).all())
-    limit = found.get(quota.PROJECT, found.get(quota.CLASS, DEFAULT_LIMIT))
-    return quota.OverQuota(resource, values[counted], row.in_use, limit)
+        limit = row.own_limit
+        if limit is None:
+            limit = conn.execute(sa.select(
+                quota.class_limit(resource))).scalar()
+    return quota.OverQuota(resource, values[counted], row.in_use,
+                           DEFAULT_LIMIT if limit is None else limit)

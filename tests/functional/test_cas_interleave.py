@@ -9,8 +9,6 @@ then the first commits. PostgreSQL's READ COMMITTED would let the blocked
 UPDATE pass on a stale subquery; db/session.py runs REPEATABLE READ so it
 fails with a serialization error and db.api retries it afresh.
 """
-import threading
-import time
 import uuid
 
 import sqlalchemy as sa
@@ -19,10 +17,10 @@ from sqlalchemy import orm
 from db import api as db_api
 from db import models
 from db import session
+from tests.functional import interleaving
 from tests.unit import test_cas_base
 
 Volume = models.Volume
-WAIT = 15  # seconds; generous, the tests normally take a fraction of one
 
 
 def no_snapshots():
@@ -36,82 +34,12 @@ def no_clones():
                               clone.deleted == sa.false())
 
 
-class InterleavingTest(test_cas_base.CasTestCase):
+class InterleavingTest(interleaving.Interleaving,
+                       test_cas_base.CasTestCase):
 
     def setUp(self):
         super().setUp()
         self.volume_id = self.create_volume(status='available')
-
-    # -- seeing the other transaction wait -----------------------------------
-    def _update_waiting(self):
-        """True once another connection's UPDATE of volumes is executing in
-        this database (so, while we hold the row, waiting for it)."""
-        with self.database.engine.connect() as conn:
-            if self.backend == 'postgresql':
-                return conn.exec_driver_sql(
-                    "SELECT count(*) FROM pg_stat_activity "
-                    "WHERE datname = current_database() "
-                    "AND pid <> pg_backend_pid() AND state = 'active' "
-                    "AND wait_event_type = 'Lock' "
-                    "AND query LIKE 'UPDATE volumes%%'").scalar() > 0
-            # MariaDB: waiting for the row lock shows in the process list
-            # (during optimisation, as "Statistics", for a primary-key
-            # lookup), not always in innodb_trx.
-            return conn.exec_driver_sql(
-                "SELECT count(*) FROM information_schema.processlist "
-                "WHERE db = database() AND id <> connection_id() "
-                "AND command = 'Query' "
-                "AND info LIKE 'UPDATE volumes%%'").scalar() > 0
-
-    def wait_for_contender(self, contender_done):
-        """Return once the contender's UPDATE waits on us (or it finished
-        without needing the row)."""
-        if self.backend == 'sqlite':
-            # BEGIN IMMEDIATE: the contender queues for the write lock before
-            # its UPDATE; nothing in SQLite shows it, so give it time.
-            time.sleep(0.3)
-            return
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            if contender_done.is_set() or self._update_waiting():
-                return
-            time.sleep(0.01)
-        self.fail('the contending UPDATE never reached the database')
-
-    def interleave(self, holder, contender):
-        """Run ``holder(hold)`` and ``contender()`` in two threads; the
-        contender starts when the holder calls ``hold()``, which returns once
-        the contender waits for the holder (or is done)."""
-        held, contender_done = threading.Event(), threading.Event()
-        results, errors = {}, []
-
-        def hold():
-            held.set()
-            self.wait_for_contender(contender_done)
-
-        def run(name, fn, *args):
-            try:
-                results[name] = fn(*args)
-            except BaseException as e:  # reported by the main thread
-                errors.append(e)
-                held.set()
-            finally:
-                if name == 'contender':
-                    contender_done.set()
-
-        def contend():
-            held.wait(WAIT)
-            run('contender', contender)
-
-        threads = [threading.Thread(target=run, args=('holder', holder, hold)),
-                   threading.Thread(target=contend)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(WAIT * 2)
-        if errors:
-            raise errors[0]
-        return results['holder'], results['contender']
 
     # -- the transactions ---------------------------------------------------
     def delete_volume(self, children=no_snapshots, context=None):

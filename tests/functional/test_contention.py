@@ -17,7 +17,7 @@ import requests
 
 from db import models
 import objects
-from objects import quota
+from objects import project_quota
 from tests import base
 from tests import volume_rows as rows
 from tests.functional import http_server_fixture
@@ -82,8 +82,9 @@ class ContentionTest(base.DatabaseTestCase):
         self.rounds = ROUNDS[self.backend]
         # The races make more volumes and snapshots than Cinder's default
         # quota allows one project: the server reads the project's limits.
-        quota.set_limits(self.context, quota.PROJECT, PROJECT,
-                         {'volumes': -1, 'snapshots': -1, 'gigabytes': -1})
+        project_quota.set_limits(
+            self.context, PROJECT,
+            {'volumes': -1, 'snapshots': -1, 'gigabytes': -1}, {})
         self.server = self.useFixture(http_server_fixture.GunicornServer())
         self.clients = Clients(self.server.url)
         self.addCleanup(self.clients.close)

@@ -25,18 +25,18 @@ def expected(held, change, limit):
 
 class AtMostTest(base.DatabaseTestCase):
 
-    def set_held(self, conn, held):
+    def set_held(self, conn, held, own_limit=None):
         conn.execute(quota.USAGES.delete())
         conn.execute(quota.USAGES.insert().values(
             project_id=PROJECT, volumes=held, snapshots=0, gigabytes=held,
-            created_at=timeutils.utcnow()))
+            volumes_limit=own_limit, created_at=timeutils.utcnow()))
 
-    def set_limit(self, conn, scope, scope_id, limit):
+    def set_class_limit(self, conn, limit):
         conn.execute(quota.LIMITS.delete())
         if limit is not None:
             conn.execute(quota.LIMITS.insert().values(
-                scope=scope, scope_id=scope_id, resource='volumes',
-                hard_limit=limit))
+                scope=quota.CLASS, scope_id=quota.DEFAULT_CLASS,
+                resource='volumes', hard_limit=limit))
 
     def within(self, conn, change, default):
         return conn.execute(
@@ -46,31 +46,30 @@ class AtMostTest(base.DatabaseTestCase):
             {'quota_volumes': change,
              'quota_default_volumes': default}).first() is not None
 
-    def check(self, limit_row, default):
-        """``limit_row``: (scope, scope_id) the limit is set for, or None
-        for the configured default."""
+    def check(self, set_at, default):
+        """``set_at``: where the limit is set: 'project' (the project's
+        own, on its row), 'class' or None (the configured default)."""
         found = {}
         with session.writer.connection.using(self.context) as conn:
             for limit in LIMITS:
-                if limit_row is None:
-                    self.set_limit(conn, None, None, None)
-                else:
-                    self.set_limit(conn, *limit_row, limit)
+                self.set_class_limit(conn, limit if set_at == 'class'
+                                     else None)
                 for held in HELD:
-                    self.set_held(conn, held)
+                    self.set_held(conn, held, limit if set_at == 'project'
+                                  else None)
                     for change in CHANGES:
                         found[held, change, limit] = self.within(
                             conn, change,
-                            limit if limit_row is None else default)
+                            limit if set_at is None else default)
         self.assertEqual(
             {key: expected(*key) for key in itertools.product(
                 HELD, CHANGES, LIMITS)}, found)
 
     def test_project_limit(self):
-        self.check((quota.PROJECT, PROJECT), default=0)
+        self.check('project', default=0)
 
     def test_class_limit(self):
-        self.check((quota.CLASS, quota.DEFAULT_CLASS), default=-1)
+        self.check('class', default=-1)
 
     def test_configured_default(self):
         self.check(None, default=None)

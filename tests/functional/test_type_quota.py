@@ -80,6 +80,11 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
         self.assertEqual((3, -1, 50), tuple(shown[name]
                                             for name in PER_TYPE))
         self.assertEqual(10, shown['volumes'])
+        # Deleting the project's quotas forgets its per-type ones too.
+        self.app.delete(self.path, headers=ADMIN)
+        shown = self.show()
+        self.assertEqual((-1, -1, 50), tuple(shown[name]
+                                             for name in PER_TYPE))
 
     def test_a_renamed_type_keeps_its_limits(self):
         self.set_quota(volumes_gold=2)
@@ -117,6 +122,10 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
         self.assertIn('Quota volumes_gold limit must be equal or greater '
                       'than existing resources', self.fault(
                           self.set_quota(status=400, volumes_gold=0), 400))
+        # Refused whole: the project-wide limit in the same request is
+        # not set either.
+        self.set_quota(status=400, volumes=50, volumes_gold=0)
+        self.assertEqual(10, self.show()['volumes'])
 
     def test_delete_gives_back(self):
         volume = self.gold_volume(size=3).json['volume']

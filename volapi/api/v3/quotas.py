@@ -8,13 +8,16 @@ default); a limit is a whole number, -1 for none. Usage
 (``?usage=True``) is what the project holds as objects.quota reports it:
 counted from placement, or the legacy count (``[quota]
 count_usage_from_placement``). Limits are enforced by the claims
-themselves (volapi.volume.claims), in their transactions.
+themselves (volapi.volume.claims), in their transactions; a project's
+limit is set by a compare-and-swap on the row those claims take
+(objects.project_quota), which refuses one below what the project holds.
 """
 
 import pecan
 from oslo_config import cfg
 from oslo_utils import strutils
 
+from objects import project_quota
 from objects import quota
 from objects import type_quota
 from volapi import request_text
@@ -94,8 +97,9 @@ def _in_use(context, project_id, per_type):
 
 
 def _project_limits(context, project_id, per_type):
-    return type_quota.shown_limits(
-        quota.project_limits(context, CONF, project_id), per_type)
+    limits = quota.project_limits(context, CONF, project_id)
+    limits.update(type_quota.own_limits(context, project_id))
+    return type_quota.shown_limits(limits, per_type)
 
 
 def _class_limits(context, class_name, per_type):
@@ -142,15 +146,14 @@ class QuotaSetController:
         per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
                                    'quota_set', per_type)
-        in_use = _in_use(context, self.project_id, per_type)
-        for name, limit in limits.items():
-            # Cinder's check; the claims enforce the limit in any case.
-            if name != quota.PER_VOLUME and limit != -1 and \
-                    limit < in_use[name]:
-                raise errors.BadRequest(
-                    'Invalid input received: Quota %s limit must be equal '
-                    'or greater than existing resources.' % name)
-        quota.set_limits(context, quota.PROJECT, self.project_id, limits)
+        try:
+            project_quota.set_limits(context, self.project_id, limits,
+                                     per_type)
+        except quota.LimitBelowUsage as exc:
+            raise errors.BadRequest(
+                'Invalid input received: Quota %s limit must be equal '
+                'or greater than existing resources.'
+                % exc.resource) from None
         return {'quota_set': _project_limits(context, self.project_id,
                                              per_type)}
 
@@ -160,7 +163,7 @@ class QuotaSetController:
         context = pecan.request.ctx
         policy.authorize(context, policies.DELETE,
                          {'project_id': self.project_id})
-        quota.delete_limits(context, quota.PROJECT, self.project_id)
+        project_quota.forget_limits(context, self.project_id)
         return {}
 
     defaults = rest.by_method()
@@ -211,7 +214,7 @@ class QuotaClassSetController:
         per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
                                    'quota_class_set', per_type)
-        quota.set_limits(context, quota.CLASS, self.class_name, limits)
+        quota.set_class_limits(context, self.class_name, limits)
         return {'quota_class_set': _class_limits(context, self.class_name,
                                                  per_type)}
 
