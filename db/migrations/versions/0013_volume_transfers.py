@@ -1,7 +1,7 @@
 """transfers: Cinder's volume transfers
 
 Revision ID: 0013_volume_transfers
-Revises: 0011_binary_keys
+Revises: 0012_project_own_limits
 Create Date: 2026-11-26
 
 A volume offered to another project (``POST /v3/os-volume-transfer``,
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0013_volume_transfers'
-down_revision = '0011_binary_keys'
+down_revision = '0012_project_own_limits'
 branch_labels = None
 depends_on = None
 
