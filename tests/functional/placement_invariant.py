@@ -4,7 +4,8 @@ For every pool: its allocations are exactly those of its live volumes and
 snapshots, each the size it holds (a volume being extended may hold its
 new size already; a volume being migrated holds its destination, and its
 migration the source), each consumer owned by the project of its volume
-or snapshot; ``inventories.allocated`` is their sum; and every project's
+or snapshot (or, made for allocations older than consumer records, by
+placement's incomplete owner); ``inventories.allocated`` is their sum; and every project's
 quota usage row says what the project holds.
 """
 import collections
@@ -14,6 +15,7 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+from volapi import conf as volapi_conf
 from volapi.volume import pools
 
 VOLUMES = models.Volume.__table__
@@ -92,8 +94,12 @@ def violations(context):
                 used != snapshot.volume_size:
             found.append('snapshot %s holds %d on %s' % (
                 snapshot.id, used, pool))
+    # Records made for allocations from before consumer records belong to
+    # placement's incomplete owner until their owner writes them.
+    incomplete = volapi_conf.CONF.placement.incomplete_consumer_project_id
     for row in list(volumes) + list(snapshots):
-        if row.id in held and owners.get(row.id) != row.project_id:
+        if row.id in held and owners.get(row.id) not in (row.project_id,
+                                                         incomplete):
             found.append('consumer %s is owned by %s, its row by %s' % (
                 row.id, owners.get(row.id), row.project_id))
     for consumer in set(held) - live:
