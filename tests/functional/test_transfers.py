@@ -6,6 +6,7 @@ winner among concurrent accepts and deletes. After each test the pools,
 the allocations and the quota usage rows agree with the tables."""
 import sqlalchemy as sa
 
+from db import exceptions as db_exc
 from db import models
 from db import session
 import objects
@@ -15,6 +16,8 @@ from objects.placement import allocation_reads
 from tests.functional import api_fixtures
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_claim_races
+from volapi.volume import api as volume_api
+from volapi.volume import transfers
 from volapi.volume.transitions import engine
 
 ADMIN = api_fixtures.ADMIN
@@ -403,6 +406,32 @@ class AcceptTest(TransferTestCase):
         self.fault(self.accept(transfer, expect=404), 404)
         self.assertEqual([], self.app.get(
             ROUTES[0] + '?all_tenants=1', headers=ADMIN).json['transfers'])
+
+    def test_a_request_authorized_on_the_giver_cannot_act_after(self):
+        """An extend by the giver that read the volume before a transfer
+        was created and accepted: its compare-and-swap finds the volume
+        another project's (a 404), and charges nobody."""
+        if self.backend == 'sqlite':
+            self.skipTest('SQLite writers hold the database from their '
+                          'first statement: a transfer cannot commit '
+                          "between another request's read and its write")
+        volume_id, _ = self.volume()
+        giver = self.make_context('project-a', 'user-a')
+        taker = self.make_context('project-b', 'user-b')
+
+        def transfer_meanwhile(volume):
+            def give():
+                transfer, key = transfers.create(giver, volume.id)
+                transfers.accept(taker, transfer.id, key)
+            test_claim_races.concurrently(lambda i: give(), count=1)
+
+        self.assertRaises(db_exc.NotFound, volume_api.extend, giver,
+                          volume_id, 2, authorize=transfer_meanwhile)
+        row = self.status_of(models.Volume, volume_id)
+        self.assertEqual(('available', 1, 'project-b'),
+                         (row['status'], row['size'], row['project_id']))
+        self.assertEqual({'volumes': 1, 'snapshots': 0, 'gigabytes': 1},
+                         self.usage('project-b'))
 
     def test_concurrent_accepts_have_one_winner(self):
         volume_id, _ = self.volume(snapshots=1)

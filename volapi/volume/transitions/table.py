@@ -406,11 +406,10 @@ TABLE = [
     Transition(
         'transfer_accept', 'volume',
         'POST /volume-transfers/{id}/accept: the volume goes to the '
-        "accepting project and user (its size, type and owner as the "
-        'quota charges read them)',
+        'accepting project and user (its size and type as the quota '
+        'charges read them)',
         source=('awaiting-transfer',),
-        requires=(Unchanged('project_id'), Unchanged('size'),
-                  Unchanged('volume_type_id')),
+        requires=(Unchanged('size'), Unchanged('volume_type_id')),
         values={'status': 'available', 'project_id': Param('project_id'),
                 'user_id': Param('user_id')}),
     Transition(
@@ -418,7 +417,6 @@ TABLE = [
         'POST /volume-transfers/{id}/accept: each snapshot goes with its '
         'volume (unless the transfer says no_snapshots)',
         source=('available',),
-        requires=(Unchanged('project_id'), Unchanged('volume_type_id')),
         values={'project_id': Param('project_id'),
                 'user_id': Param('user_id')}),
     # Worker side: the volume manager finishes what the API started ------
