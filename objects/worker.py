@@ -23,7 +23,8 @@ from objects import service as service_obj
 
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
-RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot',
+                  'attachment': 'VolumeAttachment'}
 
 
 def in_flight_with(resource, name, value):

@@ -7,11 +7,14 @@ worker's endpoint the new version; a new major version breaks old workers):
           create_snapshot, delete_snapshot, terminate_connection (casts);
           initialize_connection (call)
     1.1 - migrate_volume (cast)
+    1.2 - terminate_connection(tracked=True): a workers row records it
+    1.3 - get_capabilities (call)
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
-(``creating``, ``extending`` ...) and a ``workers`` row records the
-operation with its arguments. That row, not the message, is the truth: a
+(``creating``, ``extending`` ...), or the attachment whose connection is
+to be terminated is gone, and a ``workers`` row records the operation
+with its arguments. That row, not the message, is the truth: a
 message that cannot be sent (the broker is down) or is lost later is
 replaced by the reconciliation of the volume's cluster, which re-drives
 the row after ``[volume] unclaimed_work_timeout``
@@ -19,11 +22,11 @@ the row after ``[volume] unclaimed_work_timeout``
 number of times and then gives up with a warning, and the request that
 started the operation is still accepted.
 
-The one call, initialize_connection, runs on a thread of its own and the
-request waits for it ``rpc_response_timeout`` at most: oslo.messaging
-bounds the wait for the answer, but not the making of the connection
-answers come back on, which it does on a client's first call and tries
-for ever while the broker is down.
+A call (initialize_connection, get_capabilities) runs on a thread of its
+own and the request waits for it ``rpc_response_timeout`` at most:
+oslo.messaging bounds the wait for the answer, but not the making of the
+connection answers come back on, which it does on a client's first call
+and tries for ever while the broker is down.
 """
 from concurrent import futures
 
@@ -38,7 +41,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.1'
+RPC_API_VERSION = '1.3'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -51,7 +54,7 @@ CALL_THREADS = 4
 SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'migrate_volume',
         'create_snapshot', 'delete_snapshot', 'terminate_connection',
-        'initialize_connection')
+        'initialize_connection', 'get_capabilities')
 
 
 def _volume_of(ctxt, snapshot):
@@ -123,11 +126,12 @@ class VolumeWorkerClient:
                            'delete_snapshot', snapshot=snapshot)
 
     def terminate_connection(self, ctxt, volume, attachment):
-        # No workers row records it: this one raises if it cannot be sent.
-        self._worker(volume).cast(ctxt, 'terminate_connection',
-                                  volume=volume, attachment=attachment)
+        # The attachment's workers row records it (attachment_disconnect).
+        self._cast_tracked(ctxt, volume, 'terminate_connection',
+                           version='1.2', volume=volume,
+                           attachment=attachment, tracked=True)
 
-    # -- call: attaching needs the connection info in its response ----------
+    # -- calls: the request needs the worker's answer ----------------------
     def initialize_connection(self, ctxt, volume, connector):
         """The driver's connection info for ``connector`` (a dict), e.g.
         ``{'driver_volume_type': 'local', 'data': {'device_path': ...}}``.
@@ -135,10 +139,22 @@ class VolumeWorkerClient:
         ``rpc_response_timeout``, RemoteError when the driver failed, and
         one of rpc.transport.SEND_FAILURES when the broker cannot take the
         request."""
+        return self._bounded_call(self._worker(volume), ctxt,
+                                  'initialize_connection', volume=volume,
+                                  connector=connector)
+
+    def get_capabilities(self, ctxt, server, discover=False):
+        """The capabilities of the backend of RPC server ``server`` (a
+        worker's ``host@backend``, or its cluster's name); raises as
+        initialize_connection does."""
+        prepared = self._client.prepare(
+            server=server, version='1.3', retry=SEND_RETRIES)
+        return self._bounded_call(prepared, ctxt, 'get_capabilities',
+                                  discover=discover)
+
+    def _bounded_call(self, prepared, ctxt, method, **kwargs):
         timeout = self._transport.conf.rpc_response_timeout
-        call = _calls.submit(self._worker(volume).call, ctxt,
-                             'initialize_connection', volume=volume,
-                             connector=connector)
+        call = _calls.submit(prepared.call, ctxt, method, **kwargs)
         try:
             return call.result(timeout)
         except futures.TimeoutError:
@@ -146,5 +162,4 @@ class VolumeWorkerClient:
             # broker is back, and its answer is dropped.
             call.cancel()
             raise oslo_messaging.MessagingTimeout(
-                'initialize_connection got no answer in %ss' % timeout
-            ) from None
+                '%s got no answer in %ss' % (method, timeout)) from None

@@ -10,6 +10,11 @@ volapi retries as a whole transaction).
 - the placement contention: 32 clients claim one unit each of a provider
   of capacity 20, through the three nodes; exactly 20 claims, 12 409s,
   allocations = usages = capacity, read on every node;
+- the quota race: creates of one project through every node while an
+  admin lowers its volumes limit through one of them (to what it holds
+  plus 2): the outcomes are those of some serial order (the limit set and
+  at most 2 creates accepted, or the limit refused and more accepted), and
+  every node holds no more volumes than the limit;
 - a node killed (SIGKILL, with its API process) under the placement load:
   the claims go on through the other nodes and nothing breaks; then it
   rejoins (receiving what it missed) and takes claims again.
@@ -46,6 +51,9 @@ PLACEMENT_VERSION = {'OpenStack-API-Version': 'placement 1.28'}
 CAPACITY = 20
 CLAIMERS = 32
 RACERS = 16
+CREATORS = 6
+QUOTA_PROJECT = 'galera-quota'
+ADMIN_TOKEN = 'admin:admin'
 
 
 class Lane:
@@ -73,23 +81,34 @@ class Lane:
                 os.path.join(self.state, 'api-%d.log' % i))
             api.url = 'http://127.0.0.1:%d' % port
             self.apis.append(api.start())
+        # Reports a pool for volume creates to claim on; its casts go
+        # nowhere (fake://), so the volumes stay 'creating'.
+        self.worker = fault_stack.Process('worker', [
+            sys.executable, '-m', 'volapi.cmd.volume', '--config-file',
+            self._config('worker', self.urls[0], volume={
+                'volumes_dir': os.path.join(self.state, 'volumes'),
+                'file_pools': 'pool:1000'})],
+            os.path.join(self.state, 'worker.log')).start()
         for api in self.apis:
             api.wait_for_log('serving HTTP on')
+        self.worker.wait_for_log('start-up reconciliation re-drove')
         self.engines = [sa.create_engine(url, pool_pre_ping=True)
                         for url in self.urls]
 
-    def _config(self, name, url):
+    def _config(self, name, url, **sections):
         path = os.path.join(self.state, '%s.conf' % name)
-        fault_stack.write_config(path, {
+        fault_stack.write_config(path, dict({
             'DEFAULT': {'host': name, 'state_path': self.state,
                         'transport_url': 'fake://'},
             'database': {'connection': url, 'max_retries': 5},
-        })
+        }, **sections))
         return path
 
     def stop(self):
         for api in self.apis:
             api.stop()
+        if getattr(self, 'worker', None):
+            self.worker.stop()
         for engine in getattr(self, 'engines', []):
             engine.dispose()
         subprocess.run([sys.executable, GALERA, 'stop',
@@ -169,6 +188,54 @@ def cas_race(lane, rounds):
                 broken.append(('node state', rows, status))
     return {'race': 'cas_extend', 'rounds': rounds, 'racers': RACERS,
             'outcomes': dict(outcomes), 'broken': broken}
+
+
+def quota_limit_race(lane, rounds):
+    outcomes = collections.Counter()
+    broken = []
+    admin = lane.session(VOLUME_VERSION, ADMIN_TOKEN)
+    quota_path = '/v3/os-quota-sets/' + QUOTA_PROJECT
+    sessions = [lane.session(VOLUME_VERSION, 'user:' + QUOTA_PROJECT)
+                for _ in range(CREATORS)] + [admin]
+    for _ in range(rounds):
+        admin.put(lane.apis[0].url + quota_path, json={'quota_set': {
+            'volumes': -1}}, timeout=60).raise_for_status()
+        held = admin.get(lane.apis[0].url + quota_path + '?usage=True',
+                         timeout=60).json()['quota_set']['volumes']['in_use']
+        # Every node must see the limit before the race starts.
+        time.sleep(0.2)
+
+        def act(i):
+            api = lane.apis[i % len(lane.apis)]
+            if i == CREATORS:
+                return ('limit', sessions[i].put(
+                    api.url + quota_path, json={'quota_set': {
+                        'volumes': held + 2}}, timeout=60).status_code)
+            return ('create', sessions[i].post(
+                '%s/v3/%s/volumes' % (api.url, QUOTA_PROJECT),
+                json={'volume': {'size': 1}}, timeout=60).status_code)
+
+        results = together(CREATORS + 1, act)
+        outcomes.update(status for _, status in results)
+        creates = [status for kind, status in results if kind == 'create']
+        [lowered] = [status for kind, status in results if kind == 'limit']
+        accepted = creates.count(202)
+        if set(creates) - {202, 413} or lowered not in (200, 400) or (
+                (lowered == 200) != (accepted <= 2)):
+            broken.append(results)
+        time.sleep(0.2)
+        for i, engine in enumerate(lane.engines):
+            with engine.connect() as conn:
+                volumes, limit = conn.execute(sa.text(
+                    "SELECT volumes, volumes_limit FROM quota_usages "
+                    "WHERE project_id = :p"), {'p': QUOTA_PROJECT}).one()
+            if volumes != held + accepted or limit != (
+                    held + 2 if lowered == 200 else -1):
+                broken.append(('node %d' % (i + 1), held, accepted,
+                               volumes, limit))
+    return {'race': 'quota_limit_lowered', 'rounds': rounds,
+            'creators': CREATORS, 'outcomes': dict(outcomes),
+            'broken': broken}
 
 
 def provider(lane, capacity):
@@ -266,6 +333,7 @@ def main(argv=None):
     try:
         lane.start()
         for race in (lambda: cas_race(lane, args.rounds),
+                     lambda: quota_limit_race(lane, args.rounds),
                      lambda: claims(lane, args.rounds),
                      lambda: claims(lane, 2, kill_node=2),
                      lambda: rejoin(lane, 2) or claims(lane, 2)):

@@ -4,9 +4,9 @@ The database unreachable (db.connectivity), a deadlock or serialization
 failure that outlasted every retry, or the message broker refusing a
 message is a 503 with ``Retry-After``, in each API's own error format; the
 request did not take effect (a transaction that failed before its COMMIT
-was rolled back). A cast that a workers row records is not one of these:
-its failure is left to the reconciliation (rpc.volume); only a message
-nothing records (terminate_connection) fails its request.
+was rolled back). A cast is not one of these: a workers row records
+each, and its failure is left to the reconciliation (rpc.volume). The
+call initialize_connection is: the attachment waits for its answer.
 """
 from oslo_log import log as logging
 

@@ -199,7 +199,8 @@ class CinderCLITest(api_fixtures.APITestCase):
 
     def test_operator_views(self):
         """What an operator checks first: `cinder service-list`,
-        `availability-zone-list` and `get-pools --detail`, through
+        `availability-zone-list`, `get-pools --detail` and
+        `get-capabilities`, through
         python-cinderclient's library and (SQLite) its CLI."""
         admin = self.client('admin', 'admin')
         [service] = admin.services.list()
@@ -218,11 +219,23 @@ class CinderCLITest(api_fixtures.APITestCase):
         host = getattr(admin.volumes.get(volume.id), 'os-vol-host-attr:host')
         pools = {pool.name: pool for pool in admin.pools.list(detailed=True)}
         self.assertEqual(3, pools[host].allocated_capacity_gb)
+        capabilities = admin.capabilities.get(service.host)
+        self.assertEqual(('file', 'local', 'volapi'),
+                         (capabilities.volume_backend_name,
+                          capabilities.storage_protocol,
+                          capabilities.vendor_name))
+        self.assertIn('thin_provisioning', capabilities.properties)
         if self.backend == 'sqlite':
             shown = self.cinder('--os-volume-api-version', '3.33',
                                 'get-pools', '--detail', '--filters',
                                 'name=' + host, user='admin',
                                 project='admin').stdout
             self.assertEqual('3', self.field(shown, 'allocated_capacity_gb'))
+            shown = self.cinder('get-capabilities', service.host,
+                                user='admin', project='admin').stdout
+            self.assertEqual('local', self.field(shown, 'storage_protocol'))
+            self.assertIn('Sets thin provisioning',
+                          self.field(shown, 'thin_provisioning'))
+            self.assertIn('title : Thin Provisioning', shown)
         admin.volumes.delete(volume)
         self.wait_for(volume.id, 'deleted')

@@ -3,9 +3,12 @@ compare-and-swap that takes one over, the repair, and the admin entry point
 (POST /workers/cleanup)."""
 import threading
 
+import fixtures
+
 import objects
 from objects import worker as worker_obj
 from tests import base
+from tests import volume_rows as rows
 from tests.functional import worker_fixtures as wf
 from volapi.volume import cleanup
 from volapi.volume.transitions import engine
@@ -126,6 +129,31 @@ class CleanupTest(base.DatabaseTestCase):
         self.assertEqual([], objects.Worker.get_stale(
             self.context, worker_obj.stale_criterion(
                 wf.timeutils.utcnow(), wf.timeutils.utcnow(), dead.id)))
+
+    def test_an_unfinished_termination_is_dropped_with_a_warning(self):
+        dead = wf.make_service(self.context, 'dead@file', age=DEAD)
+        volume = wf.make_volume(self.context, status='in-use',
+                                attach_status='attached')
+        attachment = rows.attachment(self.context, volume,
+                                     connector='{"host": "compute-1"}')
+        engine.run(self.context,
+                   engine.prepare(self.context, 'attachment_delete', volume,
+                                  attachment_id=attachment.id),
+                   engine.prepare(self.context, 'attachment_disconnect',
+                                  attachment))
+        self.assertTrue(objects.Worker.take(
+            self.context, 'VolumeAttachment', attachment.id, 'terminating',
+            dead.id))
+        log = self.useFixture(fixtures.FakeLogger(
+            name='volapi.volume.cleanup', format='%(message)s'))
+        repaired = cleanup.clean_stale(self.context)
+        self.assertEqual([attachment.id], [w.resource_id for w in repaired])
+        self.assertIsNone(wf.worker_row(self.context, 'attachment',
+                                        attachment.id))
+        self.assertIn('the backend may still export the volume to its host',
+                      log.output)
+        self.assertEqual(('available', 'detached'),
+                         (self.status(volume), volume.attach_status))
 
     def test_row_whose_resource_moved_on_is_just_deleted(self):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)

@@ -277,6 +277,9 @@ VOLUME_MATRIX = {
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
+    ('GET', '/v3/capabilities/{host}'): (
+        lambda w: ('/v3/capabilities/nowhere@file', None, []),
+        expect(403, 403, 404)),
     ('GET', '/v3/scheduler-stats/get_pools'): (
         lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
         expect(403, 403, 200)),

@@ -31,7 +31,9 @@ class TableTest(base.TestCase):
                 key = (table.WORKER_TYPES[transition.resource],
                        transition.workers_status
                        or transition.values['status'])
-                self.assertIn(key, table.CLEANUP, transition.name)
+                self.assertIn(key, set(table.CLEANUP) |
+                              set(table.NOTHING_TO_REPAIR), transition.name)
+        self.assertFalse(set(table.CLEANUP) & set(table.NOTHING_TO_REPAIR))
 
     def test_repairs_start_from_the_status_they_repair(self):
         for (resource_type, status), name in table.CLEANUP.items():

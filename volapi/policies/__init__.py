@@ -7,6 +7,7 @@ Cinder policy file means the same here.
 import itertools
 
 from volapi.policies import base
+from volapi.policies import capabilities
 from volapi.policies import clusters
 from volapi.policies import limits
 from volapi.policies import messages
@@ -27,4 +28,5 @@ def list_rules():
         snapshots.list_rules(), types.list_rules(), workers.list_rules(),
         limits.list_rules(), quotas.list_rules(), messages.list_rules(),
         scheduler_stats.list_rules(), services.list_rules(),
-        clusters.list_rules(), volume_transfer.list_rules()))
+        clusters.list_rules(), capabilities.list_rules(),
+        volume_transfer.list_rules()))

@@ -138,24 +138,29 @@ def complete(context, attachment_id, version=None, authorize=None):
                        version=version)], authorize)
 
 
-def _removal(ctx, attachment, volume, version=None):
+def _removal(ctx, attachment, volume, version=None, disconnect=False):
     return [engine.prepare(ctx, 'attachment_delete', volume,
                            version=version, attachment_id=attachment.id),
-            engine.prepare(ctx, 'attachment_remove', attachment)]
+            engine.prepare(ctx, 'attachment_disconnect' if disconnect
+                           else 'attachment_remove', attachment)]
 
 
 def _remove(context, volume, attachment):
+    # The worker failed to connect: there is no connection to terminate.
     engine.run(context, *_removal(context, attachment, volume))
 
 
 def delete(context, attachment_id, version=None, authorize=None):
     """Remove an attachment; the volume's status follows the attachments
-    that remain. A connection the worker made is terminated afterwards.
-    Returns the volume's remaining attachments."""
+    that remain. A connection the worker made is terminated afterwards,
+    by the worker; a workers row written with the removal records it, so
+    a message the broker never took is re-driven (volapi.volume.
+    reconciler). Returns the volume's remaining attachments."""
     attachment, volume = _on_attachment(
         context, attachment_id,
-        lambda ctx, attachment, volume: _removal(ctx, attachment, volume,
-                                                 version),
+        lambda ctx, attachment, volume: _removal(
+            ctx, attachment, volume, version,
+            disconnect=attachment.connector is not None),
         authorize)
     if attachment.connector is not None:
         volume_api.worker_client().terminate_connection(context, volume,

@@ -31,7 +31,8 @@ LOG = logging.getLogger(__name__)
 CONF = cfg.CONF
 
 RESOURCES = {table.WORKER_TYPES['volume']: 'Volume',
-             table.WORKER_TYPES['snapshot']: 'Snapshot'}
+             table.WORKER_TYPES['snapshot']: 'Snapshot',
+             table.WORKER_TYPES['attachment']: 'VolumeAttachment'}
 
 SERVICE_FILTERS = ('service_id', 'host', 'binary', 'is_up', 'disabled',
                    'cluster_name')
@@ -73,7 +74,11 @@ def repair_claimed(context, worker):
     name = table.CLEANUP.get((worker.resource_type, worker.status))
     what = '%s %s (%s)' % (worker.resource_type, worker.resource_id,
                            worker.status)
-    if name is None:
+    left = table.NOTHING_TO_REPAIR.get((worker.resource_type,
+                                        worker.status))
+    if left is not None:
+        LOG.warning('cleanup: %s dropped unfinished: %s', what, left)
+    elif name is None:
         LOG.error('cleanup: no repair is known for %s; dropping the row',
                   what)
     else:

@@ -10,7 +10,8 @@ Every cast follows one pattern (:meth:`VolumeManager._operate`):
 3. end the transition with the worker-side transition of
    ``volapi.volume.transitions`` (``extend_done`` or ``extend_failed`` ...),
    a compare-and-swap from the transient status that also deletes the
-   ``workers`` row.
+   ``workers`` row (a connection's termination has none: its attachment
+   is gone already, and only the row is deleted).
 
 An operation whose worker died or whose message was lost is taken over by
 a peer of the same cluster (volapi.volume.reconciler), which runs the same
@@ -43,6 +44,7 @@ LOG = logging.getLogger(__name__)
 
 VOLUME = table.WORKER_TYPES['volume']
 SNAPSHOT = table.WORKER_TYPES['snapshot']
+ATTACHMENT = table.WORKER_TYPES['attachment']
 
 # (resource_type, status of the workers row) -> the manager's plan of that
 # operation and the names of its arguments kept in the row.
@@ -54,6 +56,7 @@ REDRIVE = {
     (VOLUME, 'migrating'): ('_migrate_volume', ('dest_host',)),
     (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
+    (ATTACHMENT, 'terminating'): ('_terminate_connection', ()),
 }
 
 
@@ -138,13 +141,18 @@ class VolumeManager:
         operation is still ours: if a peer took it over while the driver
         worked (we were thought dead), and perhaps a new operation began
         since, this late result must not land on it. True if applied."""
-        step = engine.prepare(context, name, resource, **values)
+        # No transition (``name`` None): the resource is in its final
+        # state already, and ending the operation is deleting its row.
+        steps = [engine.prepare(context, name, resource, **values)] \
+            if name else []
         # A transition that ends the operation (always, when it is not
         # lenient): the proof is the delete of the row, made first, which
         # the transition then does not repeat.
-        step.workers_row_finished = step.transition.workers_row == \
-            'finish' and not step.transition.lenient
-        prove = objects.Worker.finish_held if step.workers_row_finished \
+        finished = all(step.transition.workers_row == 'finish' and
+                       not step.transition.lenient for step in steps)
+        for step in steps:
+            step.workers_row_finished = finished
+        prove = objects.Worker.finish_held if finished \
             else objects.Worker.still_held
 
         def still_ours(ctx):
@@ -154,16 +162,17 @@ class VolumeManager:
 
         first = [claims.read_committed] \
             if name in claims.READ_COMMITTED else []
+        label = name or 'the end of the operation'
         try:
-            engine.run(context, *first, still_ours, step)
+            engine.run(context, *first, still_ours, *steps)
         except OperationLost:
             LOG.warning('%s of %s not applied: the operation was taken over '
-                        'by a peer meanwhile', name, resource.id)
+                        'by a peer meanwhile', label, resource.id)
         except (db_exc.ConditionNotMet, db_exc.NotFound,
                 db_exc.ConcurrentUpdate) as e:
-            LOG.warning('%s of %s not applied: %s', name, resource.id, e)
+            LOG.warning('%s of %s not applied: %s', label, resource.id, e)
         else:
-            LOG.info('%s of %s applied', name, resource.id)
+            LOG.info('%s of %s applied', label, resource.id)
             return True
         return False
 
@@ -336,12 +345,39 @@ class VolumeManager:
         return ('deleting', work, 'snapshot_delete_done',
                 'snapshot_delete_failed')
 
-    # -- connections: no transient status, nothing to claim -----------------
+    # -- calls: the API waits for the answer, nothing to claim ---------------
+    def get_capabilities(self, context, discover=False):
+        """The backend's capabilities (Cinder's get-capabilities); this
+        driver reads them afresh at each call, so ``discover`` changes
+        nothing."""
+        return self.driver.capabilities()
+
+    # -- connections ----------------------------------------------------------
     def initialize_connection(self, context, volume, connector):
+        # A call: the API waits for the answer, nothing to claim.
         return self.driver.initialize_connection(volume, connector)
 
-    def terminate_connection(self, context, volume, attachment):
-        self.driver.terminate_connection(volume, attachment.connector_dict())
+    def terminate_connection(self, context, volume, attachment,
+                             tracked=False):
+        """``tracked``: a workers row records the termination (RPC 1.2);
+        without it (an API from before) there is nothing to claim."""
+        if not tracked:
+            self.driver.terminate_connection(volume,
+                                             attachment.connector_dict())
+            return
+        self._operate(context, ATTACHMENT, attachment,
+                      self._terminate_connection(context, attachment,
+                                                 volume))
+
+    def _terminate_connection(self, context, attachment, volume=None):
+        def work():
+            self.driver.terminate_connection(
+                volume or objects.Volume.get_by_id(
+                    context, attachment.volume_id, include_deleted=True),
+                attachment.connector_dict())
+
+        # The attachment is gone already: ending is deleting the row.
+        return 'terminating', work, None, None
 
 
 def _after(step):

@@ -88,11 +88,13 @@ class Reconciler:
 
     def _load(self, worker):
         """(the resource, the volume whose storage it is on)."""
-        if worker.resource_type == table.WORKER_TYPES['snapshot']:
-            snapshot = objects.Snapshot.get_by_id(
+        owned = {table.WORKER_TYPES['snapshot']: objects.Snapshot,
+                 table.WORKER_TYPES['attachment']: objects.VolumeAttachment}
+        if worker.resource_type in owned:
+            resource = owned[worker.resource_type].get_by_id(
                 self.context, worker.resource_id, include_deleted=True)
-            return snapshot, objects.Volume.get_by_id(
-                self.context, snapshot.volume_id, include_deleted=True)
+            return resource, objects.Volume.get_by_id(
+                self.context, resource.volume_id, include_deleted=True)
         volume = objects.Volume.get_by_id(self.context, worker.resource_id,
                                           include_deleted=True)
         return volume, volume

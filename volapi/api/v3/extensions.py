@@ -10,6 +10,8 @@ EXTENSIONS = (
      'Enable admin actions.'),
     ('AvailabilityZones', 'os-availability-zone',
      '2013-06-27T00:00:00+00:00', 'Describe Availability Zones.'),
+    ('Capabilities', 'capabilities', '2015-08-31T00:00:00+00:00',
+     'Capabilities support.'),
     ('ExtendedServices', 'os-extended-services',
      '2014-01-10T00:00:00-00:00', 'Extended services support.'),
     ('ExtendedSnapshotAttributes', 'os-extended-snapshot-attributes',

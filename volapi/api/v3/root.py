@@ -5,6 +5,7 @@ from volapi.api import errors
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
+from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
@@ -33,6 +34,7 @@ class Resources:
         self.messages = messages.MessagesController()
         self.clusters = clusters.ClustersController()
         self.extensions = extensions.ExtensionsController()
+        self.capabilities = capabilities.CapabilitiesController()
         # Cinder's names are not identifiers.
         setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
         setattr(self, 'os-quota-class-sets',

@@ -15,7 +15,9 @@ from volapi.policies import workers as policies
 from volapi.volume import cleanup as volume_cleanup
 from volapi.volume.transitions import table
 
-RESOURCE_TYPES = tuple(sorted(set(table.WORKER_TYPES.values())))
+# Cinder's: what a cleanup may be narrowed to.
+RESOURCE_TYPES = (table.WORKER_TYPES['snapshot'],
+                  table.WORKER_TYPES['volume'])
 
 
 def _filters(body):

@@ -29,6 +29,26 @@ class VolumeDriver(abc.ABC):
         """Prepare the backend when the worker starts (create directories,
         check credentials). Raise to refuse to start."""
 
+    # -- what the backend offers (Cinder's get-capabilities) ------------------
+    vendor_name = 'volapi'
+    driver_version = '1.0.0'
+    storage_protocol = None
+
+    def capabilities(self):
+        """The backend's static stats and the properties (extra specs) it
+        honours, as Cinder's ``get-capabilities`` shows them: each
+        property ``{'title', 'description', 'type'}``."""
+        return {'volume_backend_name': self.conf.volume.backend_name,
+                'vendor_name': self.vendor_name,
+                'driver_version': self.driver_version,
+                'storage_protocol': self.storage_protocol,
+                'properties': self.properties()}
+
+    def properties(self):
+        """{name: {'title', 'description', 'type'}} of the extra specs
+        the driver honours; none unless a driver says."""
+        return {}
+
     @property
     def pool_name(self):
         """The pool volumes of this driver live in: the part after '#' of

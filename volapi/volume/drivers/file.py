@@ -33,6 +33,16 @@ _ZEROS = bytes(_CHUNK)
 
 class FileDriver(base.VolumeDriver):
 
+    # initialize_connection hands out a local path.
+    storage_protocol = 'local'
+
+    def properties(self):
+        return {'thin_provisioning': {
+            'title': 'Thin Provisioning',
+            'description': 'Sets thin provisioning: volumes are sparse '
+                           'files, taking room as data is written.',
+            'type': 'boolean'}}
+
     @property
     def volumes_dir(self):
         return self.conf.volume.volumes_dir

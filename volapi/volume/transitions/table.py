@@ -338,6 +338,14 @@ TABLE = [
         'os-detach / DELETE /attachments/{id}: soft-delete the attachment',
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW}),
+    Transition(
+        'attachment_disconnect', 'attachment',
+        'DELETE /attachments/{id} of an attachment the worker connected: '
+        'soft-delete it; the workers row records the termination of its '
+        'connection, which the worker then makes (or a peer re-drives)',
+        values={'attach_status': 'detached', 'detach_time': NOW,
+                'deleted': True, 'deleted_at': NOW},
+        workers_row='track', workers_status='terminating'),
     # Snapshots ----------------------------------------------------------------
     Transition(
         'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
@@ -569,4 +577,11 @@ CLEANUP = {
     ('Volume', 'migrating'): 'migrate_failed',
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
+}
+# Rows whose resource needs no repair (what they record was already
+# carried out in the database): the cleanup drops them, with why it
+# matters.
+NOTHING_TO_REPAIR = {
+    ('VolumeAttachment', 'terminating'):
+        'the backend may still export the volume to its host',
 }
