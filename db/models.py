@@ -205,6 +205,26 @@ class SnapshotGlanceMetadata(image_properties('snapshot_id', 'snapshots'),
     __tablename__ = 'snapshot_glance_metadata'
 
 
+class Transfer(SoftDeleteMixin, Base):
+    """An offer of a volume to another project (Cinder's ``transfers``):
+    the key that accepts it is kept only as ``crypt_hash``, an HMAC of it
+    keyed by ``salt``. Soft-deleted when withdrawn or accepted."""
+    __tablename__ = 'transfers'
+    __table_args__ = (sa.Index('transfers_volume_id_idx',
+                               'volume_id', 'deleted'),)
+    cas_name = 'transfer'
+    id = sa.Column(UUID, primary_key=True)
+    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
+    display_name = sa.Column(NAME)
+    salt = sa.Column(NAME)
+    crypt_hash = sa.Column(NAME)
+    expires_at = sa.Column(DateTime)
+    no_snapshots = sa.Column(sa.Boolean, default=False, nullable=False)
+    source_project_id = sa.Column(NAME)
+    destination_project_id = sa.Column(NAME)
+    accepted = sa.Column(sa.Boolean, default=False, nullable=False)
+
+
 class Service(SoftDeleteMixin, Base):
     """A running volapi process; ``updated_at`` is its heartbeat."""
     __tablename__ = 'services'

@@ -1,7 +1,7 @@
 """volume and snapshot image metadata
 
 Revision ID: 0015_image_metadata
-Revises: 0012_project_own_limits
+Revises: 0013_volume_transfers
 Create Date: 2026-11-26
 
 Cinder's volume image metadata (``volume_image_metadata``,
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0015_image_metadata'
-down_revision = '0012_project_own_limits'
+down_revision = '0013_volume_transfers'
 branch_labels = None
 depends_on = None
 

@@ -44,6 +44,8 @@ EXTENSIONS = (
     ('VolumeTenantAttribute', 'os-vol-tenant-attr',
      '2011-11-03T00:00:00+00:00',
      'Expose the internal project_id as an attribute of a volume.'),
+    ('VolumeTransfer', 'os-volume-transfer', '2013-05-29T00:00:00+00:00',
+     'Volume transfer management support.'),
     ('VolumeTypeAccess', 'os-volume-type-access', '2014-06-26T00:00:00Z',
      'Volume type access support.'),
 )
