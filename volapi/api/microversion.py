@@ -15,8 +15,10 @@ answers as Cinder's does. It is 3.59, for these reasons:
   ``volume_type_id`` in volume details: not implemented, so they are not
   advertised;
 - 3.54 adds the attachment ``mode`` (``rw``/``ro``): implemented in
-  ``v3/attachments.py``; 3.55-3.59 change only APIs volapi does not serve
-  (backups, transfers, groups).
+  ``v3/attachments.py``; 3.55 (``no_snapshots``), 3.57 (the transfer's
+  history fields) and 3.59 (paged transfer lists) change volume
+  transfers: implemented in ``v3/transfers.py``; 3.56 and 3.58 change
+  only APIs volapi does not serve (backups, groups).
 
 With no header a request is 3.0 (as in Cinder); ``latest`` is MAX_VERSION.
 Cinder reads only the ``OpenStack-API-Version`` header, and so do we.
@@ -63,6 +65,9 @@ BACKEND_STATE_REPORT = (3, 49)
 VOLUME_TYPE_EXTRA_SPECS_FILTER = (3, 52)
 SUPPORT_VOLUME_SCHEMA_CHANGES = (3, 53)
 ATTACHMENT_CREATE_MODE_ARG = (3, 54)
+TRANSFER_WITH_SNAPSHOTS = (3, 55)
+TRANSFER_WITH_HISTORY = (3, 57)
+SUPPORT_TRANSFER_PAGINATION = (3, 59)
 
 
 def prior(version):

@@ -17,6 +17,7 @@ from volapi.policies import services
 from volapi.policies import snapshots
 from volapi.policies import types
 from volapi.policies import volume_actions
+from volapi.policies import volume_transfer
 from volapi.policies import volumes
 from volapi.policies import workers
 
@@ -27,4 +28,5 @@ def list_rules():
         snapshots.list_rules(), types.list_rules(), workers.list_rules(),
         limits.list_rules(), quotas.list_rules(), messages.list_rules(),
         scheduler_stats.list_rules(), services.list_rules(),
-        clusters.list_rules(), capabilities.list_rules()))
+        clusters.list_rules(), capabilities.list_rules(),
+        volume_transfer.list_rules()))

@@ -17,6 +17,7 @@ resource raises ``db.exceptions.NotFound``.
 are bound neither by microversions nor by the table's admin flags.
 """
 import threading
+import typing
 import uuid
 
 from oslo_log import log as logging
@@ -148,18 +149,29 @@ def get_volume_details(context, volume_id, authorize=None):
         return volume, attachments.get(volume.id, ())
 
 
+class Page(typing.NamedTuple):
+    """A page of volumes; with details, each one's attachments and image
+    metadata ({volume id: ...}); with a count, how many match in all."""
+    volumes: list
+    attachments: dict = None
+    image_metadata: dict = None
+    count: int = None
+
+
 def get_all(context, detailed=False, with_count=False, **query):
-    """(volumes, their attachments if ``detailed``, the count of all that
-    match if ``with_count``), read in one transaction; ``query`` as
-    objects.volume_list.get_all takes it."""
+    """The Page of the volumes ``query`` (as objects.volume_list.get_all
+    takes it) finds, read in one transaction."""
     with session.reader.connection.using(context):
-        volumes = volume_list.get_all(context, **query)
-        attachments = volume_list.load_details(context, volumes) \
-            if detailed else None
-        count = volume_list.count(context, query.get('project_id'),
-                                  query.get('filters')) \
-            if with_count else None
-    return volumes, attachments, count
+        page = Page(volume_list.get_all(context, **query))
+        if detailed:
+            page = page._replace(
+                attachments=volume_list.load_details(context, page.volumes),
+                image_metadata=volume_list.load_image_metadata(
+                    context, page.volumes))
+        if with_count:
+            page = page._replace(count=volume_list.count(
+                context, query.get('project_id'), query.get('filters')))
+    return page
 
 
 def default_type(context, make=True):
@@ -330,6 +342,7 @@ def _create(context, size, name, description, volume_type, snapshot_id,
             context, volume, lambda: engine.run(
                 context, claims.read_committed, *holds,
                 lambda ctx: claim(ctx, volume, rows.execute),
+                *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that
                 # it is held for one statement.
                 lambda ctx: new_type.guard_in_use()))
@@ -343,12 +356,25 @@ def _create(context, size, name, description, volume_type, snapshot_id,
     return volume
 
 
+def _inherited_image_metadata(volume):
+    """The step copying the image metadata of the volume's source, if it
+    has one (its snapshot's, or its source volume's)."""
+    if volume.snapshot_id:
+        source = metadata_rows.SNAPSHOT_IMAGE, volume.snapshot_id
+    elif volume.source_volid:
+        source = metadata_rows.VOLUME_IMAGE, volume.source_volid
+    else:
+        return []
+    return [lambda ctx: metadata_rows.VOLUME_IMAGE.copy(
+        ctx, volume.id, *source)]
+
+
 def update(context, volume_id, values, metadata=None, authorize=None):
     """Rename (``values``: display_name, display_description) and, with
     ``metadata``, make it the whole metadata: one compare-and-swap, so a
     refused metadata change (in 'maintenance') renames nothing either."""
     if metadata is not None:
-        _change_metadata(context, volume_id, authorize, values,
+        change_metadata(context, volume_id, authorize, values,
                          lambda ctx, volume: metadata_rows.VOLUME.replace(
                              ctx, volume.id, metadata))
     elif values:
@@ -396,10 +422,10 @@ def get_metadata(context, volume_id, authorize=None):
     return metadata_rows.VOLUME.get(context, volume.id)
 
 
-def _change_metadata(context, volume_id, authorize, values, change):
+def change_metadata(context, volume_id, authorize, values, change):
     """The ``update_metadata`` transition (with the volume columns
-    ``values``) and ``change(ctx, volume)`` of the rows; returns what
-    ``change`` returned."""
+    ``values``) and ``change(ctx, volume)`` of the rows (metadata of any
+    kind), in one transaction; returns what ``change`` returned."""
     result = []
 
     def build(ctx, volume):
@@ -414,7 +440,7 @@ def _change_metadata(context, volume_id, authorize, values, change):
 
 def update_metadata(context, volume_id, metadata, authorize=None):
     """Set the keys of ``metadata``; the others stay."""
-    _change_metadata(context, volume_id, authorize, {},
+    change_metadata(context, volume_id, authorize, {},
                      lambda ctx, volume: metadata_rows.VOLUME.update(
                          ctx, volume.id, metadata))
 
@@ -426,7 +452,7 @@ def replace_metadata(context, volume_id, metadata, authorize=None):
 
 def delete_metadata(context, volume_id, key, authorize=None):
     """False if the volume has no such key."""
-    return _change_metadata(context, volume_id, authorize, {},
+    return change_metadata(context, volume_id, authorize, {},
                             lambda ctx, volume: metadata_rows.VOLUME.delete(
                                 ctx, volume.id, key))
 

@@ -207,3 +207,11 @@ NO_ATTACHMENT_BEING_MADE = Criterion(
     "its own)",
     lambda p: ~_attachments_of_volume(
         Attachment.attach_status.in_(('reserved', 'attaching'))))
+
+# A volume is offered with its snapshots unless the transfer says
+# no_snapshots: then they must all be 'available' (Cinder's check, here in
+# the compare-and-swap's WHERE).
+SNAPSHOTS_AVAILABLE = Criterion(
+    "must have only 'available' snapshots to be transferred with them",
+    lambda p: ~_snapshots_of_volume(Snapshot.status != 'available'),
+    applies=lambda p: not p.get('no_snapshots'))
