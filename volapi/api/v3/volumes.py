@@ -19,6 +19,7 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import create as volume_create
 
 CONF = volapi_conf.CONF
 
@@ -158,7 +159,7 @@ class VolumesController(rest.Listing):
         policy.authorize(context, volume_policies.CREATE)
         spec = body['volume']
         _refuse_unsupported(spec)
-        volume = volume_api.create(
+        volume = volume_create.create(
             context, size=spec.get('size'),
             name=_text(spec, 'name', 'display_name'),
             description=_text(spec, 'description', 'display_description'),
