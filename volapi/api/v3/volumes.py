@@ -1,7 +1,8 @@
 """/v3/{project_id}/volumes: create, list, show, update, delete.
 
 Parses the request, checks the policy and renders the answer; the use
-cases are ``volapi.volume.api``'s (create, update, delete ...).
+cases are ``volapi.volume.api``'s (update, delete ...) and
+``volapi.volume.create``'s.
 """
 import pecan
 from oslo_utils import strutils
