@@ -7,7 +7,7 @@ the caller's, and is not in 'maintenance', as in Cinder) with the rows'
 change in the same transaction. A snapshot takes a copy of its volume's
 when it is made, and a volume made from a snapshot or a volume takes its
 source's, in their creates' transactions (volapi.volume.snapshots,
-volapi.volume.api).
+volapi.volume.create).
 """
 from objects import metadata as metadata_rows
 from volapi.volume import api as volume_api

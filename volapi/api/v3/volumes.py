@@ -1,7 +1,8 @@
 """/v3/{project_id}/volumes: create, list, show, update, delete.
 
 Parses the request, checks the policy and renders the answer; the use
-cases are ``volapi.volume.api``'s (create, update, delete ...).
+cases are ``volapi.volume.api``'s (update, delete ...) and
+``volapi.volume.create``'s.
 """
 import pecan
 from oslo_utils import strutils
@@ -19,6 +20,7 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import create as volume_create
 
 CONF = volapi_conf.CONF
 
@@ -158,7 +160,7 @@ class VolumesController(rest.Listing):
         policy.authorize(context, volume_policies.CREATE)
         spec = body['volume']
         _refuse_unsupported(spec)
-        volume = volume_api.create(
+        volume = volume_create.create(
             context, size=spec.get('size'),
             name=_text(spec, 'name', 'display_name'),
             description=_text(spec, 'description', 'display_description'),
