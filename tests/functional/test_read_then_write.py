@@ -10,7 +10,7 @@ import objects
 from objects import type_quota
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
-from tests.functional import interleave
+from tests.functional import commit_after_read
 from tests.functional.test_volume_migration import BIG
 from tests.functional.test_volume_migration import SMALL
 from tests.functional.test_volume_migration import give_trait
@@ -48,7 +48,7 @@ class MigrationCompletionTest(api_fixtures.APITestCase):
                              migration_id=named, previous_status='available')
         # The migration named ends and another begins, between the read
         # and the write.
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, volume.id, migration_id=begun,
                 migration_status='migrating')))
@@ -72,7 +72,7 @@ class DefaultTypeDeleteTest(api_fixtures.APITestCase):
     def test_a_type_renamed_to_the_default_is_not_deleted(self):
         self.config.set('api', default_volume_type='gold')
         type_id = rows.volume_type(self.context, name='silver')
-        self.useFixture(interleave.CommitAfterRead(
+        self.useFixture(commit_after_read.CommitAfterRead(
             self, types_api, '_get', commit_update(
                 models.VolumeType, type_id, name='gold', live_name='gold')))
         response = self.app.delete('/v3/types/%s' % type_id, headers=ADMIN,
@@ -104,7 +104,7 @@ class RetypeTest(api_fixtures.APITestCase):
         volume = rows.volume(self.context, project_id=self.project, host=BIG,
                              volume_type_id=rows.volume_type(self.context))
         # A migration to a pool without the trait ends in between.
-        self.useFixture(interleave.CommitAfterRead(
+        self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, volume.id, host=SMALL)))
         response = self.retype(volume.id, 'fast')
@@ -123,7 +123,7 @@ class RetypeTest(api_fixtures.APITestCase):
         # it): a retype to a type without multiattach changes it, which an
         # attached volume may not.
         table = models.Volume.__table__
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, volume.id, multiattach=True,
                 where=[table.c.status == 'in-use']), after_call=2))
@@ -153,7 +153,7 @@ class RetypeTest(api_fixtures.APITestCase):
         # Between the load of the retype's transaction and its swap, a
         # retype to ``ended`` ends (its counts moved when it began).
         table = models.Volume.__table__
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, volume.id, volume_type_id=ended,
                 where=[table.c.status == 'available',
@@ -196,7 +196,7 @@ class CascadeDeleteTest(api_fixtures.APITestCase):
             engine.apply(ctx, 'snapshot_create_done', snapshot)
 
         # Between the load of the delete's transaction and its swap.
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', snapshot_made))
         response = self.app.delete('/v3/volumes/%s?cascade=true' % volume.id,
                                    headers=self.owner, expect_errors=True)
@@ -227,7 +227,7 @@ class MigrateTest(api_fixtures.APITestCase):
                              volume_type_id=rows.volume_type(self.context))
         # A retype to a type only BIG has ends in between: SMALL, chosen
         # for the old type, does not have what the volume's type requires.
-        self.useFixture(interleave.CommitAfterRead(
+        self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, volume.id, volume_type_id=fast)))
         response = self.app.post_json(
@@ -251,7 +251,7 @@ class CloneTest(api_fixtures.APITestCase):
                              volume_type_id=rows.volume_type(self.context))
         # An extend of the source ends between the create's read of it
         # and the hold of its transaction.
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, source.id, size=2)))
         response = self.create_volume(size=None, source_volid=source.id,
@@ -264,7 +264,7 @@ class CloneTest(api_fixtures.APITestCase):
     def test_a_size_below_the_grown_source_is_refused(self):
         source = rows.volume(self.context, project_id=self.project, size=1,
                              volume_type_id=rows.volume_type(self.context))
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, volume_api, 'get_volume', commit_update(
                 models.Volume, source.id, size=2)))
         response = self.create_volume(size=1, source_volid=source.id,
@@ -294,7 +294,7 @@ class AttachmentDeleteTest(api_fixtures.APITestCase):
         table = models.VolumeAttachment.__table__
         # A PUT /attachments/{id} with a connector commits between the
         # load of the delete's transaction and its swap.
-        change = self.useFixture(interleave.CommitAfterRead(
+        change = self.useFixture(commit_after_read.CommitAfterRead(
             self, attachments, 'get', commit_update(
                 models.VolumeAttachment, attachment.id,
                 connector='{"host": "compute-2"}', attach_status='attaching',
