@@ -140,6 +140,20 @@ class VolumeMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     __tablename__ = 'volume_metadata'
 
 
+def image_properties(owner_column, owner_table):
+    """key_value_pairs whose values are image properties: text up to 64
+    KiB (Cinder's), where other metadata values hold 255 characters."""
+    mixin = key_value_pairs(owner_column, owner_table)
+    mixin.value = orm.declared_attr(lambda cls: sa.Column(sa.Text))
+    return mixin
+
+
+class VolumeGlanceMetadata(image_properties('volume_id', 'volumes'), Base):
+    """A volume's image metadata (``volume_image_metadata``), which its
+    snapshots and the volumes made from them or from it inherit."""
+    __tablename__ = 'volume_glance_metadata'
+
+
 class VolumeAdminMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     """Metadata only admins and the service see or set (``readonly``...)."""
     __tablename__ = 'volume_admin_metadata'
@@ -183,6 +197,12 @@ class Snapshot(SoftDeleteMixin, Base):
 
 class SnapshotMetadata(key_value_pairs('snapshot_id', 'snapshots'), Base):
     __tablename__ = 'snapshot_metadata'
+
+
+class SnapshotGlanceMetadata(image_properties('snapshot_id', 'snapshots'),
+                             Base):
+    """The image metadata its volume had when the snapshot was taken."""
+    __tablename__ = 'snapshot_glance_metadata'
 
 
 class Transfer(SoftDeleteMixin, Base):

@@ -69,6 +69,10 @@ class VolumeTypeInUse(exceptions.ConditionNotMet):
     """A live volume has the type (it cannot be deleted)."""
 
 
+class DefaultVolumeType(exceptions.ConditionNotMet):
+    """The type is the configured default type (it cannot be deleted)."""
+
+
 class VolumeTypeExists(Exception):
     def __init__(self, name):
         self.name = name
@@ -239,10 +243,12 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             self.obj_reset_changes(['extra_specs'])
         return removed
 
-    def destroy(self):
+    def destroy(self, default_name=None):
         """Soft-delete the type unless a live volume uses it or a retype
-        to it is in flight (the volume takes the type when it ends), as
-        one compare-and-swap; raises VolumeTypeInUse, or ConditionNotMet
+        to it is in flight (the volume takes the type when it ends), or it
+        is named ``default_name`` (the configured default type, whose
+        name a rename may give it at any moment), as one compare-and-swap;
+        raises VolumeTypeInUse, DefaultVolumeType, or ConditionNotMet
         naming another refusal."""
         volumes = models.Volume.__table__
         in_use = sa.exists().where(volumes.c.volume_type_id == self.id,
@@ -251,14 +257,21 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                                                self.id)
         not_in_use = cond.Filter(~in_use & ~retyped_to,
                                  'is in use by volumes')
+        conditions = [not_in_use]
+        if default_name:
+            not_default = cond.Expect('name', cond.Not(default_name))
+            conditions.insert(0, not_default)
         try:
             self.conditional_update_or_raise(
                 {'deleted': True, 'deleted_at': timeutils.utcnow(),
                  'live_name': None},
-                expected_values={}, filters=[not_in_use])
+                expected_values={}, filters=conditions)
         except exceptions.ConditionNotMet as e:
             if e.condition is not_in_use:
                 raise VolumeTypeInUse(e.condition, e.actual, e.what) \
+                    from None
+            if default_name and e.condition is not_default:
+                raise DefaultVolumeType(e.condition, e.actual, e.what) \
                     from None
             raise
 

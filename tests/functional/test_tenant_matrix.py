@@ -347,6 +347,14 @@ ACTION_MATRIX = {
         {'readonly': True}, 'volume', expect(202, 404, 202)),
     (_VOLUME_ACTION, 'os-set_bootable'): (
         {'bootable': True}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-set_image_metadata'): (
+        {'metadata': {'os_distro': 'x'}}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-show_image_metadata'): (
+        None, 'volume', expect(200, 404, 200)),
+    # The fresh volume has no image metadata: the owner and the admin
+    # get the key's 404, others the volume's.
+    (_VOLUME_ACTION, 'os-unset_image_metadata'): (
+        {'key': 'os_distro'}, 'volume', expect(404, 404, 404)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (

@@ -17,11 +17,13 @@ resource raises ``db.exceptions.NotFound``.
 are bound neither by microversions nor by the table's admin flags.
 """
 import threading
+import typing
 import uuid
 
 from oslo_log import log as logging
 from oslo_utils import timeutils
 
+from db import conditions as cond
 from db import exceptions as db_exc
 from db import session
 import objects
@@ -147,18 +149,29 @@ def get_volume_details(context, volume_id, authorize=None):
         return volume, attachments.get(volume.id, ())
 
 
+class Page(typing.NamedTuple):
+    """A page of volumes; with details, each one's attachments and image
+    metadata ({volume id: ...}); with a count, how many match in all."""
+    volumes: list
+    attachments: dict = None
+    image_metadata: dict = None
+    count: int = None
+
+
 def get_all(context, detailed=False, with_count=False, **query):
-    """(volumes, their attachments if ``detailed``, the count of all that
-    match if ``with_count``), read in one transaction; ``query`` as
-    objects.volume_list.get_all takes it."""
+    """The Page of the volumes ``query`` (as objects.volume_list.get_all
+    takes it) finds, read in one transaction."""
     with session.reader.connection.using(context):
-        volumes = volume_list.get_all(context, **query)
-        attachments = volume_list.load_details(context, volumes) \
-            if detailed else None
-        count = volume_list.count(context, query.get('project_id'),
-                                  query.get('filters')) \
-            if with_count else None
-    return volumes, attachments, count
+        page = Page(volume_list.get_all(context, **query))
+        if detailed:
+            page = page._replace(
+                attachments=volume_list.load_details(context, page.volumes),
+                image_metadata=volume_list.load_image_metadata(
+                    context, page.volumes))
+        if with_count:
+            page = page._replace(count=volume_list.count(
+                context, query.get('project_id'), query.get('filters')))
+    return page
 
 
 def default_type(context, make=True):
@@ -256,12 +269,42 @@ def _prepare(context, size, volume_type, fields):
     return volume, new_type, source, hold, plan
 
 
+# How often a create whose source volume grew meanwhile reads it again.
+SOURCE_ATTEMPTS = 3
+
+
+def _source_grew(refusal):
+    """True if ``refusal`` (engine.TransitionRefused) is the hold of a
+    source volume that has grown since it was read (its one requirement
+    that is no status)."""
+    return refusal.transition.name == 'create_from_volume' and \
+        isinstance(refusal.condition, cond.Filter)
+
+
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
            availability_zone=None, metadata=None, version=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
-    cast its creation. Returns the volume, as the view shows it."""
+    cast its creation. Returns the volume, as the view shows it.
+
+    A clone's size is checked against its source's as read; the hold
+    proves the source no bigger. One that grew in between (an extend that
+    ended) is read again: without a size the clone takes its new one, a
+    size below it is refused."""
+    for _ in range(SOURCE_ATTEMPTS):
+        try:
+            return _create(context, size, name, description, volume_type,
+                           snapshot_id, source_volid, availability_zone,
+                           metadata, version)
+        except engine.TransitionRefused as refusal:
+            if not _source_grew(refusal):
+                raise
+    raise db_exc.ConcurrentUpdate('volume', source_volid, SOURCE_ATTEMPTS)
+
+
+def _create(context, size, name, description, volume_type, snapshot_id,
+            source_volid, availability_zone, metadata, version):
     zone = availability_zone or CONF.api.storage_availability_zone
     if zone != CONF.api.storage_availability_zone:
         raise InvalidRequest(
@@ -283,8 +326,10 @@ def create(context, size=None, name=None, description=None,
             context, size, volume_type, fields)
     holds = []
     if source is not None:
+        sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
+            else {}
         holds.append(engine.prepare(context, hold, source, version=version,
-                                    reflect=False))
+                                    reflect=False, **sized))
 
     def insert(name):
         # The claim queues on rows that other claims change: the
@@ -297,6 +342,7 @@ def create(context, size=None, name=None, description=None,
             context, volume, lambda: engine.run(
                 context, claims.read_committed, *holds,
                 lambda ctx: claim(ctx, volume, rows.execute),
+                *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that
                 # it is held for one statement.
                 lambda ctx: new_type.guard_in_use()))
@@ -310,12 +356,25 @@ def create(context, size=None, name=None, description=None,
     return volume
 
 
+def _inherited_image_metadata(volume):
+    """The step copying the image metadata of the volume's source, if it
+    has one (its snapshot's, or its source volume's)."""
+    if volume.snapshot_id:
+        source = metadata_rows.SNAPSHOT_IMAGE, volume.snapshot_id
+    elif volume.source_volid:
+        source = metadata_rows.VOLUME_IMAGE, volume.source_volid
+    else:
+        return []
+    return [lambda ctx: metadata_rows.VOLUME_IMAGE.copy(
+        ctx, volume.id, *source)]
+
+
 def update(context, volume_id, values, metadata=None, authorize=None):
     """Rename (``values``: display_name, display_description) and, with
     ``metadata``, make it the whole metadata: one compare-and-swap, so a
     refused metadata change (in 'maintenance') renames nothing either."""
     if metadata is not None:
-        _change_metadata(context, volume_id, authorize, values,
+        change_metadata(context, volume_id, authorize, values,
                          lambda ctx, volume: metadata_rows.VOLUME.replace(
                              ctx, volume.id, metadata))
     elif values:
@@ -329,8 +388,9 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
     ``force`` (admin, 3.23) allows any status but 'deleting'.
 
     The snapshots are read and moved to 'deleting' in the transaction whose
-    compare-and-swap has just taken the volume; a snapshot create must take
-    the volume row too, so none can slip in between."""
+    compare-and-swap has just taken the volume, as that swap saw them; a
+    snapshot create must take the volume row too, so none can slip in
+    between."""
     cascaded = []
 
     def build(ctx, volume):
@@ -338,8 +398,8 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
         yield engine.prepare(ctx, 'force_delete' if force else 'delete',
                              volume, version=version, cascade=bool(cascade))
         if cascade:
-            for snapshot in objects.Snapshot.get_all(ctx,
-                                                     volume_id=volume.id):
+            for snapshot in objects.Snapshot.get_all_of_held_volume(
+                    ctx, volume.id):
                 if snapshot.status == 'deleting':
                     continue  # its own delete is under way
                 yield engine.prepare(ctx, 'snapshot_cascade_delete',
@@ -362,10 +422,10 @@ def get_metadata(context, volume_id, authorize=None):
     return metadata_rows.VOLUME.get(context, volume.id)
 
 
-def _change_metadata(context, volume_id, authorize, values, change):
+def change_metadata(context, volume_id, authorize, values, change):
     """The ``update_metadata`` transition (with the volume columns
-    ``values``) and ``change(ctx, volume)`` of the rows; returns what
-    ``change`` returned."""
+    ``values``) and ``change(ctx, volume)`` of the rows (metadata of any
+    kind), in one transaction; returns what ``change`` returned."""
     result = []
 
     def build(ctx, volume):
@@ -380,7 +440,7 @@ def _change_metadata(context, volume_id, authorize, values, change):
 
 def update_metadata(context, volume_id, metadata, authorize=None):
     """Set the keys of ``metadata``; the others stay."""
-    _change_metadata(context, volume_id, authorize, {},
+    change_metadata(context, volume_id, authorize, {},
                      lambda ctx, volume: metadata_rows.VOLUME.update(
                          ctx, volume.id, metadata))
 
@@ -392,7 +452,7 @@ def replace_metadata(context, volume_id, metadata, authorize=None):
 
 def delete_metadata(context, volume_id, key, authorize=None):
     """False if the volume has no such key."""
-    return _change_metadata(context, volume_id, authorize, {},
+    return change_metadata(context, volume_id, authorize, {},
                             lambda ctx, volume: metadata_rows.VOLUME.delete(
                                 ctx, volume.id, key))
 
@@ -536,13 +596,13 @@ def retype(context, volume_id, new_type, migration_policy='never',
     if migrations.retype(context, volume, volume_type, migration_policy,
                          version=version, authorize=authorize):
         return
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
-    volume = claiming_on_volume(context, volume_id, lambda ctx, volume: [
+    # In place: on the pool just read (the swap proves it still is).
+    volume = claiming_on_volume(context, volume_id, lambda ctx, loaded: [
         engine.prepare(
-            ctx, 'retype', volume, version=version,
-            new_type_id=volume_type.id,
-            changes_multiattach=multiattach != bool(volume.multiattach)),
-        lambda ctx: claims.retype_volume(ctx, volume, volume_type.id)],
+            ctx, 'retype', loaded, version=version,
+            new_type_id=volume_type.id, planned_host=volume.host,
+            multiattach=type_obj.is_multiattach(volume_type.extra_specs)),
+        lambda ctx: claims.retype_volume(ctx, loaded, volume_type.id)],
         authorize)
     worker_client().retype(context, volume, volume_type.id)
 

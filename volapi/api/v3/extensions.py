@@ -36,6 +36,8 @@ EXTENSIONS = (
      'Enable volume actions.'),
     ('VolumeHostAttribute', 'os-vol-host-attr', '2011-11-03T00:00:00+00:00',
      'Expose host as an attribute of a volume.'),
+    ('VolumeImageMetadata', 'os-vol-image-meta', '2012-12-07T00:00:00+00:00',
+     'Show image metadata associated with the volume.'),
     ('VolumeMigStatusAttribute', 'os-vol-mig-status-attr',
      '2013-08-08T00:00:00+00:00',
      'Expose migration_status as an attribute of a volume.'),

@@ -7,7 +7,9 @@ order and page, following Cinder's rules:
   default resource_filters for volumes) and another key is a 400; before
   3.31 such keys are silently dropped; an admin may filter on any volume
   column, and a key that is not one matches nothing (as in Cinder);
-- from 3.34 ``key~=value`` filters by substring.
+- from 3.34 ``key~=value`` filters by substring;
+- from 3.4 ``glance_metadata`` (an admin's filter, as in Cinder's default
+  resource filters) matches the image metadata; before, it is dropped.
 """
 import datetime
 
@@ -84,8 +86,11 @@ class VolumeQuery:
             if like and version < mv.LIKE_FILTER:
                 return None
             name = key.rstrip('~')
-            if name == 'metadata':
-                filters['metadata'] = _metadata(value)
+            if name == 'glance_metadata' and \
+                    version < mv.VOLUME_LIST_GLANCE_METADATA:
+                continue  # Cinder drops a filter newer than the request
+            if name in ('metadata', 'glance_metadata'):
+                filters[name] = _metadata(name, value)
                 continue
             column = RENAMED.get(name, name)
             if column not in COLUMNS:
@@ -108,18 +113,18 @@ class VolumeQuery:
         return filters
 
 
-def _metadata(value):
+def _metadata(name, value):
     metadata = request_text.python_literal(value)
     if not isinstance(metadata, dict) or not all(
             isinstance(k, str) and isinstance(v, str)
             for k, v in metadata.items()):
         raise errors.BadRequest(
-            'Invalid input received: metadata=%s (must be a dict of '
-            'strings, e.g. {"key": "value"})' % request_text.excerpt(value))
+            'Invalid input received: %s=%s (must be a dict of strings, '
+            'e.g. {"key": "value"})' % (name, request_text.excerpt(value)))
     problem = request_text.unstorable_message(metadata)
     if problem:
-        raise errors.BadRequest('Invalid input received: metadata: %s'
-                                % problem)
+        raise errors.BadRequest('Invalid input received: %s: %s'
+                                % (name, problem))
     return metadata
 
 

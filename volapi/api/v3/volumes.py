@@ -181,17 +181,15 @@ def _list(detailed):
     policy.authorize(context, volume_policies.GET_ALL)
     query = filters.VolumeQuery(request)
     if query.filters is None:  # filters no volume can match
-        volumes, attachments = [], {} if detailed else None
-        count = 0 if query.with_count else None
+        page = volume_api.Page([], {}, {}, 0 if query.with_count else None)
     else:
-        volumes, attachments, count = volume_api.get_all(
+        page = volume_api.get_all(
             context, detailed=detailed, with_count=query.with_count,
             project_id=query.project_id, filters=query.filters,
             limit=query.limit, marker=query.marker,
             sort_keys=query.sort_keys, sort_dirs=query.sort_dirs,
             offset=query.offset)
-    return views.collection(request, volumes, attachments, detailed,
-                            query.limit, count)
+    return views.collection(request, page, detailed, query.limit)
 
 
 # -- create -------------------------------------------------------------------

@@ -20,7 +20,11 @@ from volapi.volume.transitions.blocks import NAME_VALUES
 from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
+from volapi.volume.transitions.blocks import NO_BIGGER_THAN_CLONE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import NOT_CONNECTED
+from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
+from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
 from volapi.volume.transitions.blocks import SNAPSHOTS_AVAILABLE
@@ -114,6 +118,7 @@ TABLE = [
         'POST /volumes from a volume: the source volume is held while the '
         'clone is inserted, so a concurrent delete cannot pass',
         source=('available', 'in-use'),
+        requires=(NO_BIGGER_THAN_CLONE,),
         values={'updated_at': VOLUME_HELD}),
     Transition(
         'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
@@ -211,7 +216,10 @@ TABLE = [
                 'consistencygroup_id': None,
                 'group_id': None,
                 'volume_type_id': cond.Not(Param('new_type_id'))},
-        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        # The claim moves the counts from the type the request loaded; the
+        # pool was found to have what the new type requires.
+        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH, Unchanged('volume_type_id'),
+                  ON_PLANNED_POOL),
         values={'status': 'retyping', 'previous_status': OLD_STATUS},
         workers_row='track'),
     Transition(
@@ -221,7 +229,7 @@ TABLE = [
         '(migration_id) holds the source, in the same transaction',
         source=('available',),
         expect=_MIGRATE_EXPECT,
-        requires=_MIGRATE_REQUIRES,
+        requires=_MIGRATE_REQUIRES + (OF_PLANNED_TYPE,),
         values=dict(_MIGRATE_VALUES, status=Param('status', optional=True)),
         policy=volume_action_policies.MIGRATE,
         workers_row='track', workers_status='migrating'),
@@ -233,7 +241,8 @@ TABLE = [
         source=('available',),
         expect=dict(_MIGRATE_EXPECT,
                     volume_type_id=cond.Not(Param('new_type_id'))),
-        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,
+                                      Unchanged('volume_type_id')),
         values=dict(_MIGRATE_VALUES, status='retyping'),
         workers_row='track', workers_status='migrating'),
     Transition(
@@ -336,6 +345,7 @@ TABLE = [
     Transition(
         'attachment_remove', 'attachment',
         'os-detach / DELETE /attachments/{id}: soft-delete the attachment',
+        requires=(NOT_CONNECTED,),
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW}),
     Transition(
@@ -343,6 +353,8 @@ TABLE = [
         'DELETE /attachments/{id} of an attachment the worker connected: '
         'soft-delete it; the workers row records the termination of its '
         'connection, which the worker then makes (or a peer re-drives)',
+        # The workers row and the cast terminate the connector loaded.
+        requires=(Unchanged('connector'),),
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW},
         workers_row='track', workers_status='terminating'),
