@@ -203,8 +203,8 @@ def _requirement_condition(requirement, obj, params, key):
 # Resources whose project changes (volume transfers): a request authorized
 # on the owner it loaded proves that owner unchanged in its swap, or a
 # transfer accepted between its read and its write would let it act on
-# the new owner's row (MySQL's UPDATE reads the latest row, not the
-# transaction's snapshot).
+# the new owner's row (an UPDATE at READ COMMITTED, and MySQL's at any
+# level, matches the latest row, not what the transaction read).
 OWNED = ('volume', 'snapshot')
 
 
