@@ -371,6 +371,9 @@ AFTER_TRANSITION = {
     'migrate_done': end_migration,
     'migrate_failed': _undo_migration_and_retype,
     'retype_failed': undo_retype,
+    # From 'retyping': the counts go back to the type the volume keeps,
+    # read from the retype's workers row before the delete's replaces it.
+    'force_delete': lambda ctx, volume, values: undo_retype(ctx, volume),
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
 }
