@@ -3,7 +3,7 @@
 For each backend: a pool with room to spare; a project holding SMALL (10)
 volumes and one holding LARGE (10,000), each volume with its allocation
 and the project's quota usage row as the claims leave them (written in
-bulk). Then creates (volapi.volume.api.create, in process, quota enforced,
+bulk). Then creates (volapi.volume.create.create, in process, quota enforced,
 cast to the in-memory transport) alternate between the two projects, and
 the bench prints the CPU time this process spent per create and the wall
 time per create in each, and the ratio LARGE/SMALL (target: at most 1.2).
@@ -44,6 +44,7 @@ from rpc import transport as rpc_transport  # noqa: E402
 from volapi import conf as volapi_conf  # noqa: E402
 from volapi import context as volapi_context  # noqa: E402
 from volapi.volume import api as volume_api  # noqa: E402
+from volapi.volume import create as volume_create  # noqa: E402
 from volapi.volume import pools  # noqa: E402
 from volapi.volume.drivers import file as file_driver  # noqa: E402
 
@@ -110,13 +111,13 @@ def measure(url, creates, large):
         contexts = {p: volapi_context.RequestContext(
             user_id='user', project_id=p) for p in sizes}
         for project in sizes:  # warm the caches
-            volume_api.create(contexts[project], size=1)
+            volume_create.create(contexts[project], size=1)
         cpu = {p: [] for p in sizes}
         wall = {p: [] for p in sizes}
         for _ in range(creates):
             for project in sizes:
                 c0, w0 = time.process_time(), time.perf_counter()
-                volume_api.create(contexts[project], size=1)
+                volume_create.create(contexts[project], size=1)
                 cpu[project].append(time.process_time() - c0)
                 wall[project].append(time.perf_counter() - w0)
         counted = {}

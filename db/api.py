@@ -139,6 +139,19 @@ def _execute(context, model, values, conditions, include_deleted='no',
         return matched
 
 
+def as_swaps_see(conn, query):
+    """``query``, made to read rows as the compare-and-swaps of ``conn``'s
+    transaction see them. On MySQL/MariaDB a plain read inside a
+    transaction shows its snapshot, taken at its first read, while an
+    UPDATE reads the latest rows: a locking read (LOCK IN SHARE MODE) sees
+    what the UPDATE saw. PostgreSQL (REPEATABLE READ: a swap whose row
+    changed after the snapshot fails and the transaction runs again) and
+    SQLite (one writer at a time) read as they are."""
+    if conn.dialect.name == 'mysql':
+        return query.with_for_update(read=True)
+    return query
+
+
 def read_columns(context, model, ident, columns):
     """The named columns of one row, as a dict, or None if it is gone."""
     table = model.__table__

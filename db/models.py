@@ -151,6 +151,20 @@ class VolumeMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     __tablename__ = 'volume_metadata'
 
 
+def image_properties(owner_column, owner_table):
+    """key_value_pairs whose values are image properties: text up to 64
+    KiB (Cinder's), where other metadata values hold 255 characters."""
+    mixin = key_value_pairs(owner_column, owner_table)
+    mixin.value = orm.declared_attr(lambda cls: sa.Column(sa.Text))
+    return mixin
+
+
+class VolumeGlanceMetadata(image_properties('volume_id', 'volumes'), Base):
+    """A volume's image metadata (``volume_image_metadata``), which its
+    snapshots and the volumes made from them or from it inherit."""
+    __tablename__ = 'volume_glance_metadata'
+
+
 class VolumeAdminMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     """Metadata only admins and the service see or set (``readonly``...)."""
     __tablename__ = 'volume_admin_metadata'
@@ -194,6 +208,32 @@ class Snapshot(SoftDeleteMixin, Base):
 
 class SnapshotMetadata(key_value_pairs('snapshot_id', 'snapshots'), Base):
     __tablename__ = 'snapshot_metadata'
+
+
+class SnapshotGlanceMetadata(image_properties('snapshot_id', 'snapshots'),
+                             Base):
+    """The image metadata its volume had when the snapshot was taken."""
+    __tablename__ = 'snapshot_glance_metadata'
+
+
+class Transfer(SoftDeleteMixin, Base):
+    """An offer of a volume to another project (Cinder's ``transfers``):
+    the key that accepts it is kept only as ``crypt_hash``, an HMAC of it
+    keyed by ``salt``. Soft-deleted when withdrawn or accepted."""
+    __tablename__ = 'transfers'
+    __table_args__ = (sa.Index('transfers_volume_id_idx',
+                               'volume_id', 'deleted'),)
+    cas_name = 'transfer'
+    id = sa.Column(UUID, primary_key=True)
+    volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
+    display_name = sa.Column(NAME)
+    salt = sa.Column(NAME)
+    crypt_hash = sa.Column(NAME)
+    expires_at = sa.Column(DateTime)
+    no_snapshots = sa.Column(sa.Boolean, default=False, nullable=False)
+    source_project_id = sa.Column(NAME)
+    destination_project_id = sa.Column(NAME)
+    accepted = sa.Column(sa.Boolean, default=False, nullable=False)
 
 
 class Service(SoftDeleteMixin, Base):

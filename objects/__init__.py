@@ -10,3 +10,4 @@ def register_all():
     __import__('objects.attachment')
     __import__('objects.service')
     __import__('objects.worker')
+    __import__('objects.transfer')

@@ -69,7 +69,21 @@ class KeyValueRows:
                 self.table.c.key == key)).rowcount > 0
 
 
+    def copy(self, context, owner_id, source, source_id):
+        """Rows for a new owner: a copy of those ``source`` (KeyValueRows)
+        keeps for ``source_id``, in one statement of the caller's
+        transaction."""
+        with session.writer.connection.using(context) as conn:
+            conn.execute(self.table.insert().from_select(
+                [self.owner.key, 'key', 'value'],
+                sa.select(sa.literal(owner_id, type_=self.owner.type),
+                          source.table.c.key, source.table.c.value).where(
+                    source.owner == source_id)))
+
+
 VOLUME = KeyValueRows(models.VolumeMetadata, 'volume_id')
 VOLUME_ADMIN = KeyValueRows(models.VolumeAdminMetadata, 'volume_id')
+VOLUME_IMAGE = KeyValueRows(models.VolumeGlanceMetadata, 'volume_id')
 SNAPSHOT = KeyValueRows(models.SnapshotMetadata, 'snapshot_id')
+SNAPSHOT_IMAGE = KeyValueRows(models.SnapshotGlanceMetadata, 'snapshot_id')
 TYPE_EXTRA_SPECS = KeyValueRows(models.VolumeTypeExtraSpec, 'volume_type_id')

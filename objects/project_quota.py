@@ -5,8 +5,9 @@ Each limit is written on the usage row it limits by a compare-and-swap
 that refuses a limit below what the row holds (objects.quota
 set_limit_columns): the project's row first, then its rows of the types
 in the types' id order. Claims too take the project's row first, so a
-limit change and a claim never wait for each other in a cycle. A claim queued behind
-the change reads the new limits from the row it then locks.
+limit change and a claim never wait for each other in a cycle. A claim
+queued behind the change reads the new limits from the row it then
+locks.
 """
 from db import api as db_api
 from db import session

@@ -1,6 +1,7 @@
 """The Snapshot object: a point-in-time copy of a volume."""
 import sqlalchemy as sa
 
+from db import api as db_api
 from db import models
 from db import session
 from objects import base
@@ -45,6 +46,22 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         rows = pagination.live_rows(
             context, table, scope, filters, limit, marker, sort_keys,
             sort_dirs, offset)
+        return [cls._from_row(context, row) for row in rows]
+
+    @classmethod
+    def get_all_of_held_volume(cls, context, volume_id):
+        """The live snapshots of volume ``volume_id``, read in the
+        transaction whose compare-and-swap has just taken the volume, as
+        that swap saw them: those made since the transaction's first read
+        too (db.api.as_swaps_see). Newest first."""
+        table = cls.model.__table__
+        query = sa.select(table).where(
+            table.c.volume_id == volume_id,
+            table.c.deleted == sa.false()).order_by(
+                table.c.created_at.desc(), table.c.id)
+        with session.writer.connection.using(context) as conn:
+            rows = conn.execute(db_api.as_swaps_see(conn, query)) \
+                .mappings().all()
         return [cls._from_row(context, row) for row in rows]
 
     @classmethod

@@ -12,11 +12,12 @@ the live volumes and snapshots of that type and the DISK_GB they hold
 changes it with the project's row, in the same transaction, by ONE
 compare-and-swap whose WHERE says that each count it adds to stays within
 the type's limit (the row's own, else the class's looked up in that
-statement by the type's name as the row's type has it then). The project's row is changed first,
-so a project's claims already queue there and two rows of one project are
-never taken in a different order. A row is made on first use, counted
-from the tables and placement; its id is derived from the pair, so two
-first claims of one pair collide on it and one is sent round again.
+statement by the type's name as the row's type has it then). The
+project's row is changed first, so a project's claims already queue
+there and two rows of one project are never taken in a different order.
+A row is made on first use, counted from the tables and placement; its
+id is derived from the pair, so two first claims of one pair collide on
+it and one is sent round again.
 """
 import collections
 import functools

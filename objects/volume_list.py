@@ -17,6 +17,7 @@ from objects import pagination
 
 VOLUMES = models.Volume.__table__
 METADATA = models.VolumeMetadata.__table__
+IMAGE_METADATA = models.VolumeGlanceMetadata.__table__
 ATTACHMENTS = models.VolumeAttachment.__table__
 TYPES = models.VolumeType.__table__
 _UTC = datetime.timezone.utc
@@ -36,6 +37,10 @@ _LIVE_PROJECT_VOLUME = _LIVE_VOLUME.where(
 _METADATA_OF = sa.select(METADATA.c.volume_id, METADATA.c.key,
                          METADATA.c.value).where(
     METADATA.c.volume_id.in_(sa.bindparam('ids', expanding=True)))
+_IMAGE_METADATA_OF = sa.select(
+    IMAGE_METADATA.c.volume_id, IMAGE_METADATA.c.key,
+    IMAGE_METADATA.c.value).where(
+    IMAGE_METADATA.c.volume_id.in_(sa.bindparam('ids', expanding=True)))
 _ATTACHMENTS_OF = sa.select(ATTACHMENTS).where(
     ATTACHMENTS.c.volume_id.in_(sa.bindparam('ids', expanding=True)),
     ATTACHMENTS.c.deleted == sa.false()).order_by(ATTACHMENTS.c.created_at)
@@ -53,16 +58,29 @@ SHOWN_COLUMNS = (
     'updated_at')
 _SHOWN_TIMES = ('created_at', 'updated_at')
 # One volume with its type's id and name and one metadata key and value per
-# row (a volume without metadata: one row of NULLs there), in one statement.
-_SHOWN = sa.select(
+# row (a volume without metadata: one row of NULLs there), then one row per
+# key of its image metadata (only the kind, key and value set), in one
+# statement: each part reads its own index.
+_METADATA_KIND, _IMAGE_KIND = 0, 1
+_VOLUME_PART = sa.select(
     *[VOLUMES.c[name] for name in SHOWN_COLUMNS], TYPES.c.id, TYPES.c.name,
-    METADATA.c.key, METADATA.c.value).select_from(
+    sa.literal_column(str(_METADATA_KIND)), METADATA.c.key,
+    METADATA.c.value).select_from(
     VOLUMES.outerjoin(TYPES, TYPES.c.id == VOLUMES.c.volume_type_id)
     .outerjoin(METADATA, METADATA.c.volume_id == VOLUMES.c.id)).where(
     VOLUMES.c.id == sa.bindparam('volume_id'),
     VOLUMES.c.deleted == sa.false())
-_SHOWN_PROJECT = _SHOWN.where(
-    VOLUMES.c.project_id == sa.bindparam('project_id'))
+_IMAGE_PART = sa.select(
+    *[sa.null() for _ in range(len(SHOWN_COLUMNS) + 2)],
+    sa.literal_column(str(_IMAGE_KIND)), IMAGE_METADATA.c.key,
+    IMAGE_METADATA.c.value).where(
+    IMAGE_METADATA.c.volume_id == sa.bindparam('volume_id'))
+_SHOWN = sa.union_all(_VOLUME_PART, _IMAGE_PART)
+# Another project's volume reads no row of the first part: it is not
+# found, and the rows of the second are dropped.
+_SHOWN_PROJECT = sa.union_all(
+    _VOLUME_PART.where(VOLUMES.c.project_id == sa.bindparam('project_id')),
+    _IMAGE_PART)
 
 
 def _volume_maker():
@@ -129,11 +147,13 @@ class TypeName(typing.NamedTuple):
 
 class ShownVolume:
     """A volume as its view reads it: the attributes of SHOWN_COLUMNS with
-    a Volume's values (times in UTC), ``metadata`` and ``volume_type``."""
-    __slots__ = SHOWN_COLUMNS + ('metadata', 'volume_type')
+    a Volume's values (times in UTC), ``metadata``, ``image_metadata`` and
+    ``volume_type``."""
+    __slots__ = SHOWN_COLUMNS + ('metadata', 'image_metadata',
+                                 'volume_type')
 
-    def __init__(self, rows):
-        first = rows[0]
+    def __init__(self, first, rows):
+        """``first``: a row of the volume's part; ``rows``: all."""
         for name, value in zip(SHOWN_COLUMNS, first):
             setattr(self, name, value)
         for name in _SHOWN_TIMES:
@@ -143,8 +163,12 @@ class ShownVolume:
         count = len(SHOWN_COLUMNS)
         type_id, type_name = first[count], first[count + 1]
         self.volume_type = None if type_id is None else TypeName(type_name)
-        self.metadata = {row[count + 2]: row[count + 3] for row in rows
-                         if row[count + 2] is not None}
+        kinds = {_METADATA_KIND: {}, _IMAGE_KIND: {}}
+        for row in rows:
+            if row[count + 3] is not None:
+                kinds[int(row[count + 2])][row[count + 3]] = row[count + 4]
+        self.metadata = kinds[_METADATA_KIND]
+        self.image_metadata = kinds[_IMAGE_KIND]
 
 
 def get_shown(context, volume_id, project_only=True):
@@ -159,9 +183,16 @@ def get_shown(context, volume_id, project_only=True):
             rows = library_compat.driver_execute(conn, statement, params)
         else:
             rows = conn.execute(statement, params).all()
-    if not rows:
+    count = len(SHOWN_COLUMNS)
+    first = next((row for row in rows
+                  if int(row[count + 2]) == _METADATA_KIND), None)
+    if first is None:
         raise exceptions.NotFound('volume', volume_id)
-    return ShownVolume(rows)
+    return ShownVolume(first, rows)
+
+
+# Filters by key/value pairs a volume has: {filter: table of pairs}.
+_PAIRS = {'metadata': METADATA, 'glance_metadata': IMAGE_METADATA}
 
 
 class TimeComparison(dict):
@@ -178,12 +209,12 @@ def _filtered(query, project_id, filters):
     if project_id is not None:
         query = query.where(VOLUMES.c.project_id == project_id)
     for key, value in (filters or {}).items():
-        if key == 'metadata':
+        if key in _PAIRS:
+            table = _PAIRS[key]
             for meta_key, meta_value in value.items():
                 query = query.where(sa.exists().where(
-                    METADATA.c.volume_id == VOLUMES.c.id,
-                    METADATA.c.key == meta_key,
-                    METADATA.c.value == meta_value))
+                    table.c.volume_id == VOLUMES.c.id,
+                    table.c.key == meta_key, table.c.value == meta_value))
         elif key.endswith('~'):
             column = VOLUMES.c[key[:-1]]
             query = query.where(column.like('%%%s%%' % _escape_like(value),
@@ -262,6 +293,18 @@ def load_attachments(context, volumes):
                                     {'ids': attached_ids}).mappings():
                 attachments.setdefault(row['volume_id'], []).append(row)
     return attachments
+
+
+def load_image_metadata(context, volumes):
+    """{volume id: {key: value}} of the image metadata of ``volumes``
+    (one query)."""
+    found = {}
+    if volumes:
+        with session.reader.connection.using(context) as conn:
+            for volume_id, key, value in conn.execute(
+                    _IMAGE_METADATA_OF, {'ids': [v.id for v in volumes]}):
+                found.setdefault(volume_id, {})[key] = value
+    return found
 
 
 def load_details(context, volumes):

@@ -74,6 +74,10 @@ class VolumeTypeIsDefault(exceptions.ConditionNotMet):
     """A project has the type as its default (it cannot be deleted)."""
 
 
+class DefaultVolumeType(exceptions.ConditionNotMet):
+    """The type is the configured default type (it cannot be deleted)."""
+
+
 class VolumeTypeExists(Exception):
     def __init__(self, name):
         self.name = name
@@ -250,11 +254,13 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             self.obj_reset_changes(['extra_specs'])
         return removed
 
-    def destroy(self):
+    def destroy(self, default_name=None):
         """Soft-delete the type unless a live volume uses it or a retype
-        to it is in flight (the volume takes the type when it ends), as
-        one compare-and-swap, nor if a project has it as its default;
-        raises VolumeTypeInUse, VolumeTypeIsDefault, or ConditionNotMet
+        to it is in flight (the volume takes the type when it ends), or it
+        is named ``default_name`` (the configured default type, whose
+        name a rename may give it at any moment), or a project has it as
+        its default, as one compare-and-swap; raises VolumeTypeInUse,
+        DefaultVolumeType, VolumeTypeIsDefault, or ConditionNotMet
         naming another refusal."""
         from objects import default_type
         volumes = models.Volume.__table__
@@ -264,18 +270,29 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                                                self.id)
         not_in_use = cond.Filter(~in_use & ~retyped_to,
                                  'is in use by volumes')
-        not_default = cond.Filter(~default_type.names_type(self.id),
-                                  "is a project's default type")
+        not_project_default = cond.Filter(
+            ~default_type.names_type(self.id), "is a project's default type")
+        # Cinder's order of refusals: a project's default, the configured
+        # default, then in use.
+        conditions = [not_project_default, not_in_use]
+        if default_name:
+            not_default = cond.Expect('name', cond.Not(default_name))
+            conditions.insert(1, not_default)
         try:
             self.conditional_update_or_raise(
                 {'deleted': True, 'deleted_at': timeutils.utcnow(),
                  'live_name': None},
-                expected_values={}, filters=[not_in_use, not_default])
+                expected_values={}, filters=conditions)
         except exceptions.ConditionNotMet as e:
-            for condition, refusal in ((not_in_use, VolumeTypeInUse),
-                                       (not_default, VolumeTypeIsDefault)):
-                if e.condition is condition:
-                    raise refusal(e.condition, e.actual, e.what) from None
+            if e.condition is not_in_use:
+                raise VolumeTypeInUse(e.condition, e.actual, e.what) \
+                    from None
+            if e.condition is not_project_default:
+                raise VolumeTypeIsDefault(e.condition, e.actual, e.what) \
+                    from None
+            if default_name and e.condition is not_default:
+                raise DefaultVolumeType(e.condition, e.actual, e.what) \
+                    from None
             raise
 
     def guard_in_use(self):

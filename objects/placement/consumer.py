@@ -144,6 +144,53 @@ def _new_record(uuid, values, new_owner):
             'created_at': timeutils.utcnow()}
 
 
+def holdings(context, uuids, class_id):
+    """{uuid: (generation, amount of class ``class_id`` held)} of those of
+    ``uuids`` that hold allocations (generation None: no record), read in
+    the caller's transaction by one statement, so that each generation is
+    the one guarding the allocations summed with it."""
+    if not uuids:
+        return {}
+    amount = sa.func.sum(sa.case(
+        (ALLOCATIONS.c.resource_class_id == class_id, ALLOCATIONS.c.used),
+        else_=0))
+    with session.writer.connection.using(context) as conn:
+        rows = conn.execute(
+            sa.select(ALLOCATIONS.c.consumer_id, CONSUMERS.c.generation,
+                      amount.label('amount'))
+            .select_from(ALLOCATIONS.outerjoin(
+                CONSUMERS, CONSUMERS.c.uuid == ALLOCATIONS.c.consumer_id))
+            .where(ALLOCATIONS.c.consumer_id.in_(sorted(uuids)))
+            .group_by(ALLOCATIONS.c.consumer_id, CONSUMERS.c.generation)
+        ).all()
+    # MySQL sums to a Decimal.
+    return {row.consumer_id: (row.generation, int(row.amount))
+            for row in rows}
+
+
+def give_to(context, generations, project, user):
+    """In the caller's transaction, consumers ``generations`` ({uuid: the
+    generation the transaction read, None for no record}) now belong to
+    ``project`` and ``user`` (external ids). Each is taken by
+    :func:`claim`'s compare-and-swap, the one every allocation write makes:
+    a consumer written since the read sends the whole transaction round
+    again, and a client holding the old generation gets its 409. A
+    consumer without a record gets one."""
+    if not generations:
+        return
+    owner = (ensure_project(context, project), ensure_user(context, user))
+    new = [record for record in (
+        claim(context, uuid, UNCHECKED, generations[uuid], owner=owner)
+        for uuid in sorted(generations)) if record is not None]
+    if not new:
+        return
+    try:
+        with session.writer.connection.using(context) as conn:
+            conn.execute(CONSUMERS.insert(), new)
+    except db_exc.DBDuplicateEntry as exc:
+        raise db_exc.RetryRequest(exc)
+
+
 def delete_unused(context, uuids):
     """Remove, in the caller's transaction, the records of those consumers
     among ``uuids`` that hold no allocation."""

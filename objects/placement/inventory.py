@@ -45,6 +45,18 @@ def get_all_by_provider(context, provider_id):
             for row in rows if row['resource_class_id'] in names]
 
 
+def of_class_by_provider(context, provider_ids, class_id):
+    """{provider id: its inventory row of ``class_id`` (a mapping)} for
+    those of ``provider_ids`` that have one (one query)."""
+    if not provider_ids:
+        return {}
+    with session.reader.connection.using(context) as conn:
+        rows = conn.execute(sa.select(INVENTORIES).where(
+            INVENTORIES.c.resource_provider_id.in_(list(provider_ids)),
+            INVENTORIES.c.resource_class_id == class_id)).mappings().all()
+    return {row['resource_provider_id']: row for row in rows}
+
+
 # -- the conditions ---------------------------------------------------------------
 
 def _used(provider_id, class_ids):

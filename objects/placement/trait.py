@@ -107,6 +107,22 @@ def get_all_for_provider(context, provider_id):
         return conn.execute(query).mappings().all()
 
 
+def names_by_provider(context, provider_ids):
+    """{provider id: set of its trait names} for every id given (one
+    query)."""
+    found = {ident: set() for ident in provider_ids}
+    if not found:
+        return found
+    query = (sa.select(RP_TRAITS.c.resource_provider_id, TRAITS.c.name)
+             .select_from(TRAITS.join(RP_TRAITS,
+                                      RP_TRAITS.c.trait_id == TRAITS.c.id))
+             .where(RP_TRAITS.c.resource_provider_id.in_(list(found))))
+    with session.reader.connection.using(context) as conn:
+        for provider_id, name in conn.execute(query):
+            found[provider_id].add(name)
+    return found
+
+
 def ids_by_name(context, names):
     """{name: id} of those ``names`` that exist."""
     if not names:

@@ -25,6 +25,8 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'default-types': '{project_id}',
                'os-quota-class-sets': '{class_name}',
                'clusters': '{cluster_name}', 'extensions': '{alias}',
+               'os-volume-transfer': '{transfer_id}',
+               'volume-transfers': '{transfer_id}',
                'capabilities': '{host}'}
 
 

@@ -3,8 +3,10 @@
 For every pool: its allocations are exactly those of its live volumes and
 snapshots, each the size it holds (a volume being extended may hold its
 new size already; a volume being migrated holds its destination, and its
-migration the source); ``inventories.allocated`` is their sum; and every
-project's quota usage row says what the project holds.
+migration the source), each consumer owned by the project of its volume
+or snapshot (or, made for allocations older than consumer records, by
+placement's incomplete owner); ``inventories.allocated`` is their sum; and every project's
+quota usage row says what the project holds.
 """
 import collections
 
@@ -13,6 +15,7 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+from volapi import conf as volapi_conf
 from volapi.volume import pools
 
 VOLUMES = models.Volume.__table__
@@ -21,6 +24,8 @@ ALLOCATIONS = models.Allocation.__table__
 PROVIDERS = models.ResourceProvider.__table__
 INVENTORIES = models.Inventory.__table__
 USAGES = models.QuotaUsage.__table__
+CONSUMERS = models.Consumer.__table__
+PROJECTS = models.Project.__table__
 
 
 def violations(context):
@@ -48,6 +53,10 @@ def violations(context):
                                  INVENTORIES.c.resource_provider_id))).all()
         usages = {row.project_id: row for row in conn.execute(
             sa.select(USAGES))}
+        owners = dict(conn.execute(sa.select(
+            CONSUMERS.c.uuid, PROJECTS.c.external_id).select_from(
+                CONSUMERS.join(PROJECTS, PROJECTS.c.id ==
+                               CONSUMERS.c.project_id))).all())
     live = set()
     host_of = {}
     gigabytes = collections.Counter()
@@ -85,6 +94,14 @@ def violations(context):
                 used != snapshot.volume_size:
             found.append('snapshot %s holds %d on %s' % (
                 snapshot.id, used, pool))
+    # Records made for allocations from before consumer records belong to
+    # placement's incomplete owner until their owner writes them.
+    incomplete = volapi_conf.CONF.placement.incomplete_consumer_project_id
+    for row in list(volumes) + list(snapshots):
+        if row.id in held and owners.get(row.id) not in (row.project_id,
+                                                         incomplete):
+            found.append('consumer %s is owned by %s, its row by %s' % (
+                row.id, owners.get(row.id), row.project_id))
     for consumer in set(held) - live:
         found.append('allocation of %s, which is gone' % consumer)
     sums = collections.Counter()

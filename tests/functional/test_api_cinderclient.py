@@ -137,6 +137,14 @@ class CinderCLITest(api_fixtures.APITestCase):
         self.assertEqual('renamed', cinder.volumes.get(volume.id).name)
         cinder.volumes.set_bootable(volume, True)
         self.assertEqual('true', cinder.volumes.get(volume.id).bootable)
+        cinder.volumes.set_image_metadata(volume, {'os_distro': 'ubuntu',
+                                                   'hw_disk_bus': 'scsi'})
+        cinder.volumes.delete_image_metadata(volume, ['hw_disk_bus'])
+        self.assertEqual({'os_distro': 'ubuntu'},
+                         cinder.volumes.show_image_metadata(volume)[1][
+                             'metadata'])
+        self.assertEqual({'os_distro': 'ubuntu'}, cinder.volumes.get(
+            volume.id).volume_image_metadata)
         self.assertIn('__DEFAULT__',
                       [t.name for t in cinder.volume_types.list()])
         self.assertRaises(cinder_exceptions.BadRequest,

@@ -4,7 +4,9 @@ errors."""
 import uuid
 
 from objects.placement import resource_provider as rp_obj
+from tests import fixtures as volapi_fixtures
 from tests.functional import api_fixtures
+from volapi.volume import pool_stats
 
 ADMIN = api_fixtures.caller('admin', 'admin', '3.59')
 PATH = '/v3/scheduler-stats/get_pools'
@@ -111,3 +113,17 @@ class GetPoolsTest(api_fixtures.APITestCase):
         response = self.get_pools(headers=self.owner, status=403)
         self.assertIn('scheduler_extension:scheduler_stats:get_pools',
                       self.fault(response, 403))
+
+    def test_three_queries_however_many_pools(self):
+        """Providers, their traits, their DISK_GB inventories: the same
+        three statements for two pools and for six."""
+        def statements():
+            return volapi_fixtures.statements_sent(
+                lambda: pool_stats.get_pools(
+                    self.context, extra_specs={'volume_backend_name': 'file'}))
+        two = statements()
+        self.config.set('volume', file_pools=['p%d:10' % i for i in range(4)])
+        self.pools.reporter.report()
+        self.assertEqual(6, len(pool_stats.get_pools(self.context)))
+        self.assertEqual(3, len(two))
+        self.assertEqual(len(two), len(statements()))

@@ -232,7 +232,7 @@ class ExtensionsTest(api_fixtures.APITestCase):
         aliases = [extension['alias'] for extension in listed]
         for served in ('os-services', 'os-availability-zone',
                        'scheduler-stats', 'os-volume-type-access',
-                       'os-quota-sets'):
+                       'os-quota-sets', 'os-volume-transfer'):
             self.assertIn(served, aliases)
         self.assertEqual(
             {'extension': {'name': 'Services', 'alias': 'os-services',

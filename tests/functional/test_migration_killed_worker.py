@@ -16,6 +16,7 @@ from tests.functional import placement_invariant as invariant
 from tests.functional import volume_worker_fixture as vwf
 from tests.functional import worker_fixtures as wf
 from volapi.volume import api as volume_api
+from volapi.volume import create as volume_create
 from volapi.volume import migrations
 from volapi.volume.drivers import file as file_driver
 
@@ -77,7 +78,7 @@ class KilledMigrationTest(base.DatabaseTestCase):
 
     def test_restarted_worker_finishes_the_move(self):
         doomed = self.start_worker('%s.BlockingMigrationDriver' % __name__)
-        volume = volume_api.create(self.tenant, size=2)
+        volume = volume_create.create(self.tenant, size=2)
         self.wait(lambda: self.volume(volume.id).status == 'available')
         source = self.volume(volume.id)
         with open(source.provider_location, 'r+b') as f:

@@ -21,6 +21,7 @@ from tests.functional import api_fixtures
 from tests.functional import api_routes
 from tests.functional import test_placement_base
 from tests.functional import volume_worker_fixture
+from volapi.volume import transfers
 
 VERSION = '3.67'
 CALLERS = {
@@ -77,6 +78,46 @@ def _type(w, template, body=None):
     return _path(template, type_id=w['type'], key='k'), body, []
 
 
+def _transfer(w, template, body=None):
+    return (_path(template, transfer_id=w['transfer']), body,
+            [w['transfer']])
+
+
+def _transfer_rows():
+    """The rows of both transfer routes: the same answers, but for the
+    lists' markers (volume-transfers pages from 3.59; os-volume-transfer
+    takes no marker, and a parameter that is no column lists nothing)."""
+    matrix = {}
+    for route in ('/v3/os-volume-transfer', '/v3/volume-transfers'):
+        paged = route.endswith('volume-transfers')
+        for listing in (route, route + '/detail'):
+            matrix['GET', listing] = (
+                lambda w, listing=listing: (
+                    '%s?marker=%s' % (listing, w['transfer']), None,
+                    [w['transfer']]),
+                expect(200, 404, 404) if paged else expect(200, 200, 200))
+        matrix['POST', route] = (
+            lambda w, route=route: (route, {'transfer': {
+                'volume_id': w['volume']}}, [w['volume']]),
+            expect(202, 404, 202))
+        member = route + '/{transfer_id}'
+        matrix['GET', member] = (
+            lambda w, member=member: _transfer(w, member),
+            expect(200, 404, 200))
+        matrix['DELETE', member] = (
+            lambda w, member=member: _transfer(w, member),
+            expect(202, 404, 202))
+        # Any project holding the key may take the volume: the transfer's
+        # id is no secret of its owner's.
+        matrix['POST', member + '/accept'] = (
+            lambda w, member=member: (
+                _path(member + '/accept', transfer_id=w['transfer']),
+                {'accept': {'auth_key': TRANSFER_KEY}}, []),
+            expect(202, 202, 202))
+    return matrix
+
+
+TRANSFER_KEY = '0123456789abcdef'
 VOLUME_MATRIX = {
     ('GET', '/v3/volumes'): (
         lambda w: ('/v3/volumes?marker=%s' % w['volume'], None,
@@ -285,6 +326,7 @@ VOLUME_MATRIX = {
                    {'quota_class_set': {'volumes': -1}}, []),
         expect(403, 403, 200)),
 }
+VOLUME_MATRIX.update(_transfer_rows())
 
 # POST .../action, per action: (template, action) -> (argument, the world
 # key of the resource acted on, expected statuses).
@@ -319,6 +361,14 @@ ACTION_MATRIX = {
         {'readonly': True}, 'volume', expect(202, 404, 202)),
     (_VOLUME_ACTION, 'os-set_bootable'): (
         {'bootable': True}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-set_image_metadata'): (
+        {'metadata': {'os_distro': 'x'}}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-show_image_metadata'): (
+        None, 'volume', expect(200, 404, 200)),
+    # The fresh volume has no image metadata: the owner and the admin
+    # get the key's 404, others the volume's.
+    (_VOLUME_ACTION, 'os-unset_image_metadata'): (
+        {'key': 'os_distro'}, 'volume', expect(404, 404, 404)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
@@ -342,7 +392,9 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
-                     '/v3/os-quota-sets/{project_id}/defaults': 'GET'}
+                     '/v3/os-quota-sets/{project_id}/defaults': 'GET',
+                     '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',
+                     '/v3/volume-transfers/{transfer_id}/accept': 'POST'}
 
 
 class VolumeTenantMatrixTest(api_fixtures.APITestCase):
@@ -396,7 +448,18 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         type_id = rows.volume_type(context)
         rows.insert(context, models.VolumeTypeExtraSpec,
                     volume_type_id=type_id, key='k', value='v')
-        return {'volume': volume.id, 'in_use': in_use.id,
+        offered = rows.volume(context, project_id='project-a',
+                              status='awaiting-transfer')
+        self.driver.create_volume(offered)
+        transfer = str(uuid.uuid4())
+        rows.insert(context, models.Transfer, id=transfer,
+                    volume_id=offered.id, salt='5a170000',
+                    crypt_hash=transfers.crypt_hash('5a170000',
+                                                    TRANSFER_KEY),
+                    no_snapshots=False, source_project_id='project-a',
+                    accepted=False, deleted=False,
+                    created_at=timeutils.utcnow())
+        return {'transfer': transfer, 'volume': volume.id, 'in_use': in_use.id,
                 'attachment': attachment.id, 'attaching': attaching.id,
                 'detaching': detaching.id, 'reserved': reserved.id,
                 'connected': connected.id,

@@ -249,6 +249,21 @@ class TypeQuotaEnforcementTest(TypeQuotaTestCase):
                                              'gigabytes_gold'))
 
 
+    def test_force_delete_of_a_retyping_volume_gives_back(self):
+        volume = self.create_volume(size=2).json['volume']
+        self.make_available(volume['id'])
+        self.app.post_json('/v3/volumes/%s/action' % volume['id'],
+                           {'os-retype': {'new_type': 'gold'}},
+                           headers=self.owner, status=202)
+        self.app.delete('/v3/volumes/%s?force=true' % volume['id'],
+                        headers=api_fixtures.caller(
+                            'admin', 'admin', '3.23'), status=202)
+        self.finish('delete_done', volume['id'])
+        # The rows agree with the tables (assert_rows_exact, at cleanup).
+        self.assertEqual((0, 0), self.in_use('volumes_gold',
+                                             'gigabytes_gold'))
+
+
 class TypeQuotaRaceTest(TypeQuotaTestCase):
 
     def test_concurrent_creates_stop_at_the_type_limit(self):

@@ -320,7 +320,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     def test_retype(self):
         volume = rows.volume(self.context, status='in-use')
         engine.apply(self.context, 'retype', volume, new_type_id=NEW_TYPE,
-                changes_multiattach=False)
+                multiattach=False)
         row = self.reread(volume)
         self.assertEqual(('retyping', 'in-use'),
                          (row['status'], row['previous_status']))
@@ -336,7 +336,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         in_use = rows.volume(self.context, status='in-use')
         self.assertRefused("volume must be 'available' for a retype that "
                            "changes multiattach", 'retype', in_use,
-                           new_type_id=NEW_TYPE, changes_multiattach=True)
+                           new_type_id=NEW_TYPE, multiattach=True)
         self.assertRefused(MIGRATING, 'retype',
                            rows.volume(self.context,
                                        migration_status='migrating'),
@@ -527,7 +527,7 @@ class WorkerTransitionsTest(TransitionTestCase):
     def test_retype_done_takes_multiattach_from_the_type(self):
         multi = rows.volume_type(self.context, multiattach=True)
         volume = self.started('retype', new_type_id=multi,
-                              changes_multiattach=True)
+                              multiattach=True)
         engine.apply(self.context, 'retype_done', volume, volume_type_id=multi)
         row = self.reread(volume)
         self.assertEqual(('available', multi, True), (
@@ -560,5 +560,5 @@ class PolicyRulesTest(base.TestCase):
     def test_named_rules_are_registered(self):
         registered = {rule.name for rule in policies.list_rules()}
         named = {t.policy for t in table.TABLE if t.policy}
-        self.assertEqual(5, len(named))
+        self.assertEqual(8, len(named))
         self.assertEqual(set(), named - registered)

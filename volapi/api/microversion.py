@@ -11,8 +11,10 @@ answers as Cinder's does. It is 3.67, for these reasons:
 - 3.48 adds ``shared_targets``/``service_uuid`` to volume details and 3.13
   ``group_id``: shown;
 - 3.54 adds the attachment ``mode`` (``rw``/``ro``): implemented in
-  ``v3/attachments.py``; 3.55-3.59 change only APIs volapi does not serve
-  (backups, transfers, groups);
+  ``v3/attachments.py``; 3.55 (``no_snapshots``), 3.57 (the transfer's
+  history fields) and 3.59 (paged transfer lists) change volume
+  transfers: implemented in ``v3/transfers.py``; 3.56 and 3.58 change
+  only APIs volapi does not serve (backups, groups);
 - 3.60 ``created_at``/``updated_at`` time comparisons (``gt:``, ``lte:``
   ...) and 3.65 ``consumes_quota`` in volume list filters
   (``v3/filters.py``, which says how Cinder really gates them), and in
@@ -77,6 +79,9 @@ BACKEND_STATE_REPORT = (3, 49)
 VOLUME_TYPE_EXTRA_SPECS_FILTER = (3, 52)
 SUPPORT_VOLUME_SCHEMA_CHANGES = (3, 53)
 ATTACHMENT_CREATE_MODE_ARG = (3, 54)
+TRANSFER_WITH_SNAPSHOTS = (3, 55)
+TRANSFER_WITH_HISTORY = (3, 57)
+SUPPORT_TRANSFER_PAGINATION = (3, 59)
 VOLUME_TIME_COMPARISON_FILTER = (3, 60)
 VOLUME_CLUSTER_NAME = (3, 61)
 DEFAULT_TYPE_OVERRIDES = (3, 62)

@@ -18,6 +18,7 @@ from volapi.policies import services
 from volapi.policies import snapshots
 from volapi.policies import types
 from volapi.policies import volume_actions
+from volapi.policies import volume_transfer
 from volapi.policies import volumes
 from volapi.policies import workers
 
@@ -29,4 +30,4 @@ def list_rules():
         limits.list_rules(), quotas.list_rules(), messages.list_rules(),
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
-        default_types.list_rules()))
+        default_types.list_rules(), volume_transfer.list_rules()))

@@ -13,6 +13,9 @@ METADATA_DELETE = 'volume:delete_volume_metadata'
 TENANT_ATTRIBUTE = 'volume_extension:volume_tenant_attribute'
 HOST_ATTRIBUTE = 'volume_extension:volume_host_attribute'
 MIG_STATUS_ATTRIBUTE = 'volume_extension:volume_mig_status_attribute'
+IMAGE_METADATA_SHOW = 'volume_extension:volume_image_metadata:show'
+IMAGE_METADATA_SET = 'volume_extension:volume_image_metadata:set'
+IMAGE_METADATA_REMOVE = 'volume_extension:volume_image_metadata:remove'
 
 rules = [
     base.operation(CREATE, '', 'Create a volume.', 'POST', '/volumes'),
@@ -46,6 +49,18 @@ rules = [
     base.operation(MIG_STATUS_ATTRIBUTE, base.RULE_ADMIN_API,
                    'Show os-vol-mig-status-attr:* in volume details.',
                    'GET', '/volumes/{volume_id}'),
+    base.operation(IMAGE_METADATA_SHOW, base.RULE_ADMIN_OR_OWNER,
+                   "Show a volume's image metadata (volume_image_metadata "
+                   "in its details, os-show_image_metadata).",
+                   'GET', '/volumes/{volume_id}'),
+    base.operation(IMAGE_METADATA_SET, base.RULE_ADMIN_OR_OWNER,
+                   "Set a volume's image metadata.",
+                   'POST', '/volumes/{volume_id}/action '
+                   '(os-set_image_metadata)'),
+    base.operation(IMAGE_METADATA_REMOVE, base.RULE_ADMIN_OR_OWNER,
+                   "Remove a key of a volume's image metadata.",
+                   'POST', '/volumes/{volume_id}/action '
+                   '(os-unset_image_metadata)'),
 ]
 
 

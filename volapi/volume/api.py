@@ -1,7 +1,8 @@
 """The volume service: every volume use case, one function each.
 
-Snapshots and attachments have their own modules beside this one
-(:mod:`.snapshots`, :mod:`.attachments`); they share what is here.
+Creating a volume, snapshots and attachments have their own modules
+beside this one (:mod:`.create`, :mod:`.snapshots`, :mod:`.attachments`);
+they share what is here.
 
 Every use case takes ``(context, <resource id>, ..., version=None,
 authorize=None)``: it loads the resource in the transaction that changes
@@ -17,6 +18,7 @@ resource raises ``db.exceptions.NotFound``.
 are bound neither by microversions nor by the table's admin flags.
 """
 import threading
+import typing
 import uuid
 
 from oslo_log import log as logging
@@ -31,7 +33,6 @@ from objects import volume_list
 from objects import volume_type as type_obj
 from volapi import conf as volapi_conf
 from volapi.volume import claims
-from volapi.volume import placement_create
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
@@ -148,18 +149,29 @@ def get_volume_details(context, volume_id, authorize=None):
         return volume, attachments.get(volume.id, ())
 
 
+class Page(typing.NamedTuple):
+    """A page of volumes; with details, each one's attachments and image
+    metadata ({volume id: ...}); with a count, how many match in all."""
+    volumes: list
+    attachments: dict = None
+    image_metadata: dict = None
+    count: int = None
+
+
 def get_all(context, detailed=False, with_count=False, **query):
-    """(volumes, their attachments if ``detailed``, the count of all that
-    match if ``with_count``), read in one transaction; ``query`` as
-    objects.volume_list.get_all takes it."""
+    """The Page of the volumes ``query`` (as objects.volume_list.get_all
+    takes it) finds, read in one transaction."""
     with session.reader.connection.using(context):
-        volumes = volume_list.get_all(context, **query)
-        attachments = volume_list.load_details(context, volumes) \
-            if detailed else None
-        count = volume_list.count(context, query.get('project_id'),
-                                  query.get('filters')) \
-            if with_count else None
-    return volumes, attachments, count
+        page = Page(volume_list.get_all(context, **query))
+        if detailed:
+            page = page._replace(
+                attachments=volume_list.load_details(context, page.volumes),
+                image_metadata=volume_list.load_image_metadata(
+                    context, page.volumes))
+        if with_count:
+            page = page._replace(count=volume_list.count(
+                context, query.get('project_id'), query.get('filters')))
+    return page
 
 
 def default_type(context, make=True):
@@ -178,146 +190,14 @@ def default_type(context, make=True):
     return type_obj.VolumeType.get_default(context)
 
 
-# -- creating, describing, deleting ----------------------------------------
-
-def _volume_type(context, wanted, source_type_id):
-    """The new volume's type; VolumeTypeNotFound only if it is the default
-    type and that is missing (see default_type)."""
-    if wanted:
-        try:
-            return type_obj.VolumeType.get(
-                context, wanted, include_private=context.is_admin)
-        except type_obj.VolumeTypeNotFound:
-            raise ReferenceNotFound(
-                'Volume type with name %s could not be found.' % wanted
-            ) from None
-    if source_type_id:
-        try:
-            return type_obj.VolumeType.get(context, source_type_id)
-        except type_obj.VolumeTypeNotFound:
-            pass
-    return default_type(context, make=False)
-
-
-def _size(size, source_size, what):
-    if size is None:
-        if source_size is None:
-            raise InvalidRequest(
-                'Invalid input received: Invalid volume size provided for '
-                'create request: None (size argument must be an integer '
-                '(or string representation of an integer) and greater than '
-                'zero).')
-        return source_size
-    size = int(size)
-    if source_size is not None and size < source_size:
-        raise InvalidRequest(
-            'Invalid input received: Volume size %(size)sGB cannot be '
-            'smaller than the %(what)s size %(source)sGB. They must be >= '
-            'original %(what)s size.'
-            % {'size': size, 'what': what, 'source': source_size})
-    return size
-
-
-def _source(context, snapshot_id, source_volid):
-    """(source object, its hold transition, what it is called), or Nones."""
-    if snapshot_id and source_volid:
-        raise InvalidRequest('Invalid input received: only one of '
-                             'snapshot_id and source_volid may be given.')
-    if snapshot_id:
-        snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
-        owned(context, snapshot, snapshot.project_id)
-        return snapshot, 'create_from_snapshot', 'snapshot'
-    if source_volid:
-        return get_volume(context, source_volid), 'create_from_volume', \
-            'volume'
-    return None, None, 'volume'
-
-
-def _prepare(context, size, volume_type, fields):
-    """(the new volume, its type, its source and the source's hold
-    transition, its placement_create.Plan), read in one read-only
-    transaction: none of it is trusted by the create's transaction, whose
-    compare-and-swaps decide (and hold the source and the type again)."""
-    snapshot_id, source_volid = fields['snapshot_id'], fields['source_volid']
-    with session.reader.connection.using(context):
-        source, hold, what = _source(context, snapshot_id, source_volid)
-        size = _size(size, source and (
-            source.volume_size if hold == 'create_from_snapshot'
-            else source.size), what)
-        new_type = _volume_type(context, volume_type,
-                                source and source.volume_type_id)
-        volume = objects.Volume(
-            context, id=str(uuid.uuid4()), size=size,
-            volume_type_id=new_type.id,
-            multiattach=type_obj.is_multiattach(new_type.extra_specs),
-            **fields)
-        plan = placement_create.plan(
-            context, volume, new_type.extra_specs,
-            placement_create.source_host(context, snapshot_id,
-                                         source_volid))
-    return volume, new_type, source, hold, plan
-
-
-def create(context, size=None, name=None, description=None,
-           volume_type=None, snapshot_id=None, source_volid=None,
-           availability_zone=None, metadata=None, version=None):
-    """Insert the volume ('creating'), holding its source and its type in
-    the same transaction (a concurrent delete of either conflicts), then
-    cast its creation. Returns the volume, as the view shows it."""
-    zone = availability_zone or CONF.api.storage_availability_zone
-    if zone != CONF.api.storage_availability_zone:
-        raise InvalidRequest(
-            "Invalid input received: Availability zone '%s' is invalid."
-            % zone)
-    fields = dict(user_id=context.user_id, project_id=context.project_id,
-                  availability_zone=zone, display_name=name,
-                  display_description=description, snapshot_id=snapshot_id,
-                  source_volid=source_volid, bootable=False,
-                  metadata=metadata or {}, deleted=False)
-    try:
-        volume, new_type, source, hold, plan = _prepare(
-            context, size, volume_type, fields)
-    except type_obj.VolumeTypeNotFound:
-        # The default type is missing (a database emptied by hand): made
-        # again, a write, apart from the reads; then they run again.
-        type_obj.VolumeType.get_default(context)
-        volume, new_type, source, hold, plan = _prepare(
-            context, size, volume_type, fields)
-    holds = []
-    if source is not None:
-        holds.append(engine.prepare(context, hold, source, version=version,
-                                    reflect=False))
-
-    def insert(name):
-        # The claim queues on rows that other claims change: the
-        # transaction reads them at READ COMMITTED. The volume's rows go
-        # in inside the claim (see claims.claim_volume).
-        claim = claims.claim_volume if name == 'create' \
-            else claims.count_volume
-        rows = engine.prepare(context, name, volume, version=version)
-        claims.with_usage_rows(
-            context, volume, lambda: engine.run(
-                context, claims.read_committed, *holds,
-                lambda ctx: claim(ctx, volume, rows.execute),
-                # Every create of the type writes its row: last, so that
-                # it is held for one statement.
-                lambda ctx: new_type.guard_in_use()))
-
-    placement_create.create(context, volume, insert, plan)
-    if volume.status == 'creating':  # else no pool could hold it
-        worker_client().create_volume(context, volume)
-    # For the view; after the cast, which the worker does not need it in
-    # (volumes loaded for the other casts do not carry their type either).
-    volume.volume_type = new_type
-    return volume
-
+# -- describing, deleting (creating: volapi.volume.create) -----------------
 
 def update(context, volume_id, values, metadata=None, authorize=None):
     """Rename (``values``: display_name, display_description) and, with
     ``metadata``, make it the whole metadata: one compare-and-swap, so a
     refused metadata change (in 'maintenance') renames nothing either."""
     if metadata is not None:
-        _change_metadata(context, volume_id, authorize, values,
+        change_metadata(context, volume_id, authorize, values,
                          lambda ctx, volume: metadata_rows.VOLUME.replace(
                              ctx, volume.id, metadata))
     elif values:
@@ -331,8 +211,9 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
     ``force`` (admin, 3.23) allows any status but 'deleting'.
 
     The snapshots are read and moved to 'deleting' in the transaction whose
-    compare-and-swap has just taken the volume; a snapshot create must take
-    the volume row too, so none can slip in between."""
+    compare-and-swap has just taken the volume, as that swap saw them; a
+    snapshot create must take the volume row too, so none can slip in
+    between."""
     cascaded = []
 
     def build(ctx, volume):
@@ -340,8 +221,8 @@ def delete(context, volume_id, cascade=False, force=False, version=None,
         yield engine.prepare(ctx, 'force_delete' if force else 'delete',
                              volume, version=version, cascade=bool(cascade))
         if cascade:
-            for snapshot in objects.Snapshot.get_all(ctx,
-                                                     volume_id=volume.id):
+            for snapshot in objects.Snapshot.get_all_of_held_volume(
+                    ctx, volume.id):
                 if snapshot.status == 'deleting':
                     continue  # its own delete is under way
                 yield engine.prepare(ctx, 'snapshot_cascade_delete',
@@ -364,10 +245,10 @@ def get_metadata(context, volume_id, authorize=None):
     return metadata_rows.VOLUME.get(context, volume.id)
 
 
-def _change_metadata(context, volume_id, authorize, values, change):
+def change_metadata(context, volume_id, authorize, values, change):
     """The ``update_metadata`` transition (with the volume columns
-    ``values``) and ``change(ctx, volume)`` of the rows; returns what
-    ``change`` returned."""
+    ``values``) and ``change(ctx, volume)`` of the rows (metadata of any
+    kind), in one transaction; returns what ``change`` returned."""
     result = []
 
     def build(ctx, volume):
@@ -382,7 +263,7 @@ def _change_metadata(context, volume_id, authorize, values, change):
 
 def update_metadata(context, volume_id, metadata, authorize=None):
     """Set the keys of ``metadata``; the others stay."""
-    _change_metadata(context, volume_id, authorize, {},
+    change_metadata(context, volume_id, authorize, {},
                      lambda ctx, volume: metadata_rows.VOLUME.update(
                          ctx, volume.id, metadata))
 
@@ -394,7 +275,7 @@ def replace_metadata(context, volume_id, metadata, authorize=None):
 
 def delete_metadata(context, volume_id, key, authorize=None):
     """False if the volume has no such key."""
-    return _change_metadata(context, volume_id, authorize, {},
+    return change_metadata(context, volume_id, authorize, {},
                             lambda ctx, volume: metadata_rows.VOLUME.delete(
                                 ctx, volume.id, key))
 
@@ -538,13 +419,14 @@ def retype(context, volume_id, new_type, migration_policy='never',
     if migrations.retype(context, volume, volume_type, migration_policy,
                          version=version, authorize=authorize):
         return
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
-    volume = claiming_on_volume(context, volume_id, lambda ctx, volume: [
+    # In place: on the pool just read (the swap proves it still is).
+    planned_host = volume.host
+    volume = claiming_on_volume(context, volume_id, lambda ctx, loaded: [
         engine.prepare(
-            ctx, 'retype', volume, version=version,
-            new_type_id=volume_type.id,
-            changes_multiattach=multiattach != bool(volume.multiattach)),
-        lambda ctx: claims.retype_volume(ctx, volume, volume_type.id)],
+            ctx, 'retype', loaded, version=version,
+            new_type_id=volume_type.id, planned_host=planned_host,
+            multiattach=type_obj.is_multiattach(volume_type.extra_specs)),
+        lambda ctx: claims.retype_volume(ctx, loaded, volume_type.id)],
         authorize)
     worker_client().retype(context, volume, volume_type.id)
 

@@ -138,11 +138,17 @@ def complete(context, attachment_id, version=None, authorize=None):
                        version=version)], authorize)
 
 
-def _removal(ctx, attachment, volume, version=None, disconnect=False):
+def _removal(ctx, attachment, volume, version=None, disconnect=False,
+             **params):
     return [engine.prepare(ctx, 'attachment_delete', volume,
                            version=version, attachment_id=attachment.id),
             engine.prepare(ctx, 'attachment_disconnect' if disconnect
-                           else 'attachment_remove', attachment)]
+                           else 'attachment_remove', attachment, **params)]
+
+
+# How often DELETE /attachments reads an attachment again whose connector
+# changed between its read and its swap.
+DELETE_ATTEMPTS = 3
 
 
 def _remove(context, volume, attachment):
@@ -155,13 +161,28 @@ def delete(context, attachment_id, version=None, authorize=None):
     that remain. A connection the worker made is terminated afterwards,
     by the worker; a workers row written with the removal records it, so
     a message the broker never took is re-driven (volapi.volume.
-    reconciler). Returns the volume's remaining attachments."""
-    attachment, volume = _on_attachment(
-        context, attachment_id,
-        lambda ctx, attachment, volume: _removal(
-            ctx, attachment, volume, version,
-            disconnect=attachment.connector is not None),
-        authorize)
+    reconciler). Returns the volume's remaining attachments.
+
+    Whether there is a connection to terminate is decided on the connector
+    loaded; the swap proves it unchanged (a PUT with a connector in between
+    is read again)."""
+    def build(ctx, attachment, volume):
+        connected = attachment.connector is not None
+        return _removal(ctx, attachment, volume, version,
+                        disconnect=connected, unconnected=not connected)
+
+    for _ in range(DELETE_ATTEMPTS):
+        try:
+            attachment, volume = _on_attachment(context, attachment_id,
+                                                build, authorize)
+            break
+        except engine.TransitionRefused as refusal:
+            if refusal.transition.name not in ('attachment_remove',
+                                               'attachment_disconnect'):
+                raise
+    else:
+        raise db_exc.ConcurrentUpdate('attachment', attachment_id,
+                                      DELETE_ATTEMPTS)
     if attachment.connector is not None:
         volume_api.worker_client().terminate_connection(context, volume,
                                                         attachment)

@@ -9,6 +9,8 @@ queues the project's claims), then the pool's provider (placement's
 compare-and-swap checks the capacity). Every writer takes them in that
 order, so two never wait for each other in a cycle.
 """
+import collections
+
 from oslo_config import cfg
 
 from db import api as db_api
@@ -22,6 +24,7 @@ from objects import worker as worker_obj
 from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import consumer as consumer_obj
+from objects.placement import resource_class as rc_obj
 from volapi.volume import pools
 
 CONF = cfg.CONF
@@ -295,6 +298,47 @@ def undo_migration(context, volume, values=None):
                  volume.user_id, MIGRATION_CONSUMER, consumer_obj.UNCHECKED)])
 
 
+# -- transfers -------------------------------------------------------------------
+
+def transfer(context, volume, snapshots, giver, project_id, user_id):
+    """A volume, and the ``snapshots`` taken with it, accepted by
+    ``project_id``/``user_id`` from project ``giver``, in the transaction
+    of their compare-and-swaps: the accepting project is charged what
+    they hold (one more volume, checked against per_volume_gigabytes too,
+    then the snapshots, as Cinder reserves them; OverQuota), the giving
+    project released of it, and their placement consumers move to the
+    new owner (consumer.give_to). The projects' rows are taken in the
+    order of their ids, so two transfers never wait for each other in a
+    cycle. UsageRowMissing as :func:`claim_volume` (the accepting
+    project's rows are made beforehand: type_quota.ensure_rows)."""
+    held = consumer_obj.holdings(
+        context, [volume.id] + [s.id for s in snapshots],
+        rc_obj.STANDARD_IDS[pools.DISK_GB])
+    volume_held = held.get(volume.id, (None, 0))[1]
+    counts = collections.Counter(s.volume_type_id for s in snapshots)
+    sizes = collections.Counter()
+    for snapshot in snapshots:
+        sizes[snapshot.volume_type_id] += held.get(snapshot.id, (None, 0))[1]
+
+    def charge(project, sign, enforce):
+        _charge(context, project, volume.volume_type_id, volumes=sign,
+                gigabytes=sign * volume_held,
+                size=volume.size if enforce else 0, enforce=enforce,
+                make_missing=False)
+        for type_id in sorted(counts, key=str):
+            _charge(context, project, type_id, snapshots=sign * counts[type_id],
+                    gigabytes=sign * sizes[type_id], enforce=enforce,
+                    make_missing=False)
+
+    for project in sorted({giver, project_id}, key=str):
+        if project == project_id:
+            charge(project_id, 1, True)
+        if project == giver:
+            charge(giver, -1, False)
+    consumer_obj.give_to(context, {uuid: generation for uuid, (
+        generation, _amount) in held.items()}, project_id, user_id)
+
+
 # -- the transitions that release or give back ----------------------------------
 
 def _back_to_size(context, volume, values):
@@ -327,6 +371,9 @@ AFTER_TRANSITION = {
     'migrate_done': end_migration,
     'migrate_failed': _undo_migration_and_retype,
     'retype_failed': undo_retype,
+    # From 'retyping': the counts go back to the type the volume keeps,
+    # read from the retype's workers row before the delete's replaces it.
+    'force_delete': lambda ctx, volume, values: undo_retype(ctx, volume),
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
 }

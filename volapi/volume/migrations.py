@@ -93,9 +93,11 @@ def migrate(context, volume_id, host=None, force_host_copy=False,
     if authorize is not None:
         authorize(volume)
     params = {'status': 'maintenance'} if lock_volume else {}
+    # The destinations are chosen for the type read here.
     volume, dest = _start(context, volume, 'migrate', host,
                           _extra_specs(context, volume.volume_type_id),
-                          authorize, version, **params)
+                          authorize, version,
+                          planned_type_id=volume.volume_type_id, **params)
     volume_api.worker_client().migrate_volume(context, volume, dest)
 
 
@@ -113,11 +115,10 @@ def retype(context, volume, volume_type, migration_policy, version=None,
             "Retype of volume %s to type %s needs a migration (its pool %s "
             "does not have what the type requires), and migration_policy "
             "is 'never'." % (volume.id, volume_type.name, volume.host))
-    multiattach = type_obj.is_multiattach(volume_type.extra_specs)
     volume, dest = _start(
         context, volume, 'retype_migrate', None, volume_type.extra_specs,
         authorize, version, new_type_id=volume_type.id,
-        changes_multiattach=multiattach != bool(volume.multiattach))
+        multiattach=type_obj.is_multiattach(volume_type.extra_specs))
     volume_api.worker_client().migrate_volume(context, volume, dest)
     return True
 
@@ -129,23 +130,34 @@ def complete(context, volume_id, new_volume, error=False, version=None,
     ``error`` it is rolled back now (the copy, if one is under way, is
     discarded); without, it is acknowledged once the workers have moved
     the data. Returns the id of the volume that stays (Cinder's
-    save_volume_id)."""
+    save_volume_id).
+
+    The rollback checks ``new_volume`` on the volume its transaction
+    loaded, whose migration_id migrate_failed's compare-and-swap expects:
+    a migration that began since is never the one rolled back."""
+    if error:
+        def build(ctx, volume):
+            _check_named(volume, new_volume)
+            return [engine.prepare(ctx, 'migrate_failed', volume,
+                                   version=version)]
+        volume_api.on_volume(context, volume_id, build, authorize)
+        return volume_id
     volume = volume_api.get_volume(context, volume_id)
     if authorize is not None:
         authorize(volume)
-    if new_volume != volume.migration_id:
-        raise volume_api.InvalidRequest(
-            'new_volume %s is not the migration of volume %s.'
-            % (new_volume, volume_id))
-    if error:
-        volume_api.on_volume(context, volume_id, lambda ctx, loaded: [
-            engine.prepare(ctx, 'migrate_failed', loaded, version=version)],
-            authorize)
-    elif volume.migration_status != 'success':
+    _check_named(volume, new_volume)
+    if volume.migration_status != 'success':
         raise volume_api.InvalidRequest(
             'The migration of volume %s is %s; the workers complete it once '
             'the data is copied.' % (volume_id, volume.migration_status))
     return volume_id
+
+
+def _check_named(volume, new_volume):
+    if new_volume != volume.migration_id:
+        raise volume_api.InvalidRequest(
+            'new_volume %s is not the migration of volume %s.'
+            % (new_volume, volume.id))
 
 
 def _extra_specs(context, volume_type_id):

@@ -2,7 +2,7 @@
 
 The volume row, its workers row, the project's quota usage and the
 volume's DISK_GB allocation on the chosen pool are written in ONE
-transaction (volapi.volume.api.create's: the 'create' transition's rows,
+transaction (volapi.volume.create.create's: the 'create' transition's rows,
 then the claim, see volapi.volume.claims.claim_volume). The pools tried
 are the scheduler's candidates, best first, or the source's pool for a
 volume made from a snapshot or another volume. A pool that fills

@@ -41,6 +41,9 @@ def create(context, volume_id, name=None, description=None, force=False,
                 engine.prepare(ctx, 'snapshot_new', snapshot),
                 lambda ctx: metadata_rows.SNAPSHOT.insert(
                     ctx, snapshot.id, metadata or {}),
+                lambda ctx: metadata_rows.SNAPSHOT_IMAGE.copy(
+                    ctx, snapshot.id, metadata_rows.VOLUME_IMAGE,
+                    volume.id),
                 # Last: see claims.claim_snapshot.
                 lambda ctx: claims.claim_snapshot(ctx, snapshot)]
 

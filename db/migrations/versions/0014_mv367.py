@@ -1,7 +1,7 @@
 """default_volume_types: a project's own default volume type
 
 Revision ID: 0014_mv367
-Revises: 0012_project_own_limits
+Revises: 0015_image_metadata
 Create Date: 2026-11-26
 
 Cinder's project default types (microversion 3.62, ``cinder
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0014_mv367'
-down_revision = '0012_project_own_limits'
+down_revision = '0015_image_metadata'
 branch_labels = None
 depends_on = None
 

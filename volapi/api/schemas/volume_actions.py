@@ -86,3 +86,22 @@ migrate_volume_completion = {
 
 update_readonly_flag = types.single_key('readonly', types.boolean)
 set_bootable = types.single_key('bootable', types.boolean)
+
+
+# Image metadata (os-set_image_metadata ...): keys as other metadata's,
+# values image properties of up to 64 KiB.
+image_metadata = {
+    'type': 'object',
+    'patternProperties': {
+        '^[a-zA-Z0-9-_:. /]{1,255}$': {'type': 'string',
+                                        'format': 'mysql_text'},
+    },
+    'additionalProperties': False,
+}
+
+set_image_metadata = types.single_key('metadata', image_metadata)
+
+unset_image_metadata = types.single_key('key', types.name)
+
+# Cinder takes any value (cinderclient sends null).
+show_image_metadata = {}

@@ -8,6 +8,8 @@ order and page, following Cinder's rules:
   3.31 such keys are silently dropped; an admin may filter on any volume
   column, and a key that is not one matches nothing (as in Cinder);
 - from 3.34 ``key~=value`` filters by substring;
+- from 3.4 ``glance_metadata`` (an admin's filter, as in Cinder's default
+  resource filters) matches the image metadata; before, it is dropped;
 - ``created_at``/``updated_at`` take time comparisons (``gt:<ISO 8601>``,
   comma-separated) and ``consumes_quota`` a boolean. They came with 3.60
   and 3.65, but Cinder drops such later filters only on the path of
@@ -102,8 +104,8 @@ class VolumeQuery:
             if like and version < mv.LIKE_FILTER:
                 return None
             name = key.rstrip('~')
-            if name == 'metadata':
-                filters['metadata'] = _metadata(value)
+            if name in ('metadata', 'glance_metadata'):
+                filters[name] = _metadata(name, value)
                 continue
             if not like and name in (CONSUMES_QUOTA, USE_QUOTA) and \
                     version >= mv.RESOURCE_FILTER:
@@ -161,18 +163,18 @@ def _time_comparison(name, value):
     return comparison
 
 
-def _metadata(value):
+def _metadata(name, value):
     metadata = request_text.python_literal(value)
     if not isinstance(metadata, dict) or not all(
             isinstance(k, str) and isinstance(v, str)
             for k, v in metadata.items()):
         raise errors.BadRequest(
-            'Invalid input received: metadata=%s (must be a dict of '
-            'strings, e.g. {"key": "value"})' % request_text.excerpt(value))
+            'Invalid input received: %s=%s (must be a dict of strings, '
+            'e.g. {"key": "value"})' % (name, request_text.excerpt(value)))
     problem = request_text.unstorable_message(metadata)
     if problem:
-        raise errors.BadRequest('Invalid input received: metadata: %s'
-                                % problem)
+        raise errors.BadRequest('Invalid input received: %s: %s'
+                                % (name, problem))
     return metadata
 
 

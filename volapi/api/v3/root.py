@@ -15,6 +15,7 @@ from volapi.api.v3 import quotas
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
 from volapi.api.v3 import snapshots
+from volapi.api.v3 import transfers
 from volapi.api.v3 import types
 from volapi.api.v3 import volumes
 from volapi.api.v3 import workers
@@ -46,6 +47,10 @@ class Resources:
                 availability_zones.AvailabilityZonesController())
         setattr(self, 'scheduler-stats',
                 scheduler_stats.SchedulerStatsController())
+        setattr(self, 'os-volume-transfer',
+                transfers.TransfersController(paged=False))
+        setattr(self, 'volume-transfers',
+                transfers.TransfersController(paged=True))
 
 
 class V3Controller:

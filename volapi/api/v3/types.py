@@ -97,12 +97,16 @@ class TypeController:
         context = pecan.request.ctx
         policy.authorize(context, type_policies.MANAGE)
         volume_type = _get(context, self.ident)
-        if volume_type.id == type_obj.DEFAULT_TYPE_ID or \
-                volume_type.name == CONF.api.default_volume_type:
-            raise errors.BadRequest(
-                'Default volume type can not be deleted.')
+        default = errors.BadRequest('Default volume type can not be '
+                                    'deleted.')
+        if volume_type.id == type_obj.DEFAULT_TYPE_ID:
+            raise default
         try:
-            volume_type.destroy()
+            # The configured default's name is checked by the delete's
+            # compare-and-swap: a rename may give it to this type.
+            volume_type.destroy(default_name=CONF.api.default_volume_type)
+        except type_obj.DefaultVolumeType:
+            raise default from None
         except type_obj.VolumeTypeInUse:
             raise errors.BadRequest(
                 'Volume Type %s deletion is not allowed with volumes '

@@ -4,8 +4,10 @@
 and argument (validation.parse_action). Each action validates its
 argument against its schema, checks its policy on the volume, and calls the
 service layer (``volapi.volume.api``), whose transitions decide the rest.
-Like Cinder, actions answer 202 with an empty body (os-set_bootable 200),
-those that return something (os-migrate_volume_completion) 200 with it.
+Like Cinder, actions answer 202 with an empty body (os-set_bootable and
+os-unset_image_metadata 200), those that return something
+(os-migrate_volume_completion, os-set_image_metadata,
+os-show_image_metadata) 200 with it.
 """
 import dataclasses
 
@@ -21,6 +23,7 @@ from volapi.api.schemas import volume_actions as schemas
 from volapi.policies import volume_actions as policies
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import image_metadata
 from volapi.volume import migrations
 
 
@@ -120,6 +123,24 @@ def _set_bootable(context, volume_id, argument, **call):
     volume_api.set_bootable(context, volume_id, bootable, **call)
 
 
+def _set_image_metadata(context, volume_id, argument, version=None,
+                        authorize=None):
+    return {'metadata': image_metadata.set_keys(
+        context, volume_id, argument['metadata'], authorize=authorize)}
+
+
+def _unset_image_metadata(context, volume_id, argument, version=None,
+                          authorize=None):
+    image_metadata.unset_key(context, volume_id, argument['key'],
+                             authorize=authorize)
+
+
+def _show_image_metadata(context, volume_id, argument, version=None,
+                         authorize=None):
+    return {'metadata': image_metadata.get(context, volume_id,
+                                           authorize=authorize)}
+
+
 def _extend_rule(volume):
     return (policies.EXTEND_ATTACHED if volume.status == 'in-use'
             else policies.EXTEND)
@@ -148,6 +169,16 @@ ACTIONS = {
                                       _update_readonly_flag),
     'os-set_bootable': Action(schemas.set_bootable, volume_policies.UPDATE,
                               _set_bootable, empty_status=200),
+    'os-set_image_metadata': Action(schemas.set_image_metadata,
+                                    volume_policies.IMAGE_METADATA_SET,
+                                    _set_image_metadata),
+    'os-unset_image_metadata': Action(schemas.unset_image_metadata,
+                                      volume_policies.IMAGE_METADATA_REMOVE,
+                                      _unset_image_metadata,
+                                      empty_status=200),
+    'os-show_image_metadata': Action(schemas.show_image_metadata,
+                                     volume_policies.GET,
+                                     _show_image_metadata),
 }
 
 

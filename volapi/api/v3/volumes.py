@@ -1,7 +1,8 @@
 """/v3/{project_id}/volumes: create, list, show, update, delete.
 
 Parses the request, checks the policy and renders the answer; the use
-cases are ``volapi.volume.api``'s (create, update, delete ...).
+cases are ``volapi.volume.api``'s (update, delete ...) and
+``volapi.volume.create``'s.
 """
 import pecan
 from oslo_utils import strutils
@@ -19,6 +20,7 @@ from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import create as volume_create
 
 CONF = volapi_conf.CONF
 
@@ -158,7 +160,7 @@ class VolumesController(rest.Listing):
         policy.authorize(context, volume_policies.CREATE)
         spec = body['volume']
         _refuse_unsupported(spec)
-        volume = volume_api.create(
+        volume = volume_create.create(
             context, size=spec.get('size'),
             name=_text(spec, 'name', 'display_name'),
             description=_text(spec, 'description', 'display_description'),
@@ -181,17 +183,15 @@ def _list(detailed):
     policy.authorize(context, volume_policies.GET_ALL)
     query = filters.VolumeQuery(request)
     if query.filters is None:  # filters no volume can match
-        volumes, attachments = [], {} if detailed else None
-        count = 0 if query.with_count else None
+        page = volume_api.Page([], {}, {}, 0 if query.with_count else None)
     else:
-        volumes, attachments, count = volume_api.get_all(
+        page = volume_api.get_all(
             context, detailed=detailed, with_count=query.with_count,
             project_id=query.project_id, filters=query.filters,
             limit=query.limit, marker=query.marker,
             sort_keys=query.sort_keys, sort_dirs=query.sort_dirs,
             offset=query.offset)
-    return views.collection(request, volumes, attachments, detailed,
-                            query.limit, count)
+    return views.collection(request, page, detailed, query.limit)
 
 
 # -- create -------------------------------------------------------------------

@@ -27,9 +27,12 @@ def _attachments(volume, attachments):
             for row in attachments if row['attach_status'] == 'attached']
 
 
-def detail(request, volume, attachments=(), permissions=None):
+def detail(request, volume, attachments=(), permissions=None,
+           image_metadata=None):
     """``permissions``: the view policies already decided for this caller
-    (a list view decides them once, not once per volume)."""
+    (a list view decides them once, not once per volume).
+    ``image_metadata``: the volume's, if read (a ShownVolume has its
+    own)."""
     context = request.ctx
     if permissions is None:
         permissions = view_permissions(context, volume.project_id)
@@ -66,6 +69,11 @@ def detail(request, volume, attachments=(), permissions=None):
     if permissions['migration']:
         view['os-vol-mig-status-attr:migstat'] = volume.migration_status
         view['os-vol-mig-status-attr:name_id'] = volume.name_id
+    if image_metadata is None:
+        image_metadata = getattr(volume, 'image_metadata', None)
+    if image_metadata and permissions['image_metadata']:
+        # Only where there is some, as Cinder shows it.
+        view['volume_image_metadata'] = dict(image_metadata)
     if version >= mv.GROUP_VOLUME:
         view['group_id'] = volume.group_id
     if version >= mv.VOLUME_DETAIL_PROVIDER_ID and context.is_admin:
@@ -87,42 +95,45 @@ def detail(request, volume, attachments=(), permissions=None):
 
 _VIEW_RULES = (volume_policies.TENANT_ATTRIBUTE,
                volume_policies.HOST_ATTRIBUTE,
-               volume_policies.MIG_STATUS_ATTRIBUTE)
+               volume_policies.MIG_STATUS_ATTRIBUTE,
+               volume_policies.IMAGE_METADATA_SHOW)
 
 
 def view_permissions(context, project_id):
-    tenant, host, migration = policy.allowed_each(
+    tenant, host, migration, image_metadata = policy.allowed_each(
         context, _VIEW_RULES, {'project_id': project_id})
-    return {'tenant': tenant, 'host': host, 'migration': migration}
+    return {'tenant': tenant, 'host': host, 'migration': migration,
+            'image_metadata': image_metadata}
 
 
 def show(request, volume, attachments=()):
     return {'volume': detail(request, volume, attachments)}
 
 
-def collection(request, volumes, attachments=None, detailed=False,
-               limit=None, count=None):
+def collection(request, page, detailed=False, limit=None):
+    """``page``: volapi.volume.api.Page."""
     if detailed:
         # The view policies depend on the caller and the volume's project
         # only: decide them once per project, not once per volume.
         permissions = {}
         items = []
-        for volume in volumes:
+        for volume in page.volumes:
             project = volume.project_id
             if project not in permissions:
                 permissions[project] = view_permissions(request.ctx, project)
             items.append(detail(request, volume,
-                                attachments.get(volume.id, ()),
-                                permissions[project]))
+                                page.attachments.get(volume.id, ()),
+                                permissions[project],
+                                page.image_metadata.get(volume.id, {})))
     else:
-        items = [summary(request, volume) for volume in volumes]
+        items = [summary(request, volume) for volume in page.volumes]
     body = {'volumes': items}
     links = common.next_link(
         request, 'volumes/detail' if detailed else 'volumes', items, limit)
     if links:
         body['volumes_links'] = links
-    if count is not None:
-        body['count'] = count
+    if page.count is not None:
+        body['count'] = page.count
     return body
 
 

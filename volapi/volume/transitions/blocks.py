@@ -66,10 +66,45 @@ NOT_READONLY_FOR_RW = Criterion(
     lambda p: ~_readonly_is_set(),
     applies=lambda p: p.get('mode', 'rw') == 'rw')
 
+# ``multiattach``: the new type's (the API always gives it). Whether the
+# retype changes it is decided on the row the UPDATE changes, not on what
+# the request read.
 AVAILABLE_TO_CHANGE_MULTIATTACH = Criterion(
     "must be 'available' for a retype that changes multiattach",
-    lambda p: Volume.status == 'available',
-    applies=lambda p: bool(p.get('changes_multiattach')))
+    lambda p: sa.or_(Volume.status == 'available',
+                     Volume.multiattach == p['multiattach']),
+    bound=('multiattach',), applies=lambda p: 'multiattach' in p)
+
+# A retype in place was found possible on the pool the volume was on when
+# the request read it (``planned_host``; the API always gives it): the
+# volume must still be there.
+ON_PLANNED_POOL = Criterion(
+    'must still be on the pool the retype was planned for',
+    lambda p: Volume.host.is_not_distinct_from(p['planned_host']),
+    bound=('planned_host',), applies=lambda p: 'planned_host' in p)
+
+# DELETE /attachments chose attachment_remove, with no connection to
+# terminate, on the connector it loaded (``unconnected``): none was given
+# to the attachment since.
+NOT_CONNECTED = Criterion(
+    'must have no connector (a connection to terminate)',
+    lambda p: Attachment.connector.is_(None),
+    applies=lambda p: bool(p.get('unconnected')))
+
+# A clone is made at a size chosen against the source's size as the
+# request read it (``clone_size``): the source must not have grown since.
+NO_BIGGER_THAN_CLONE = Criterion(
+    'must be no bigger than the volume made from it (%(clone_size)sGB)',
+    lambda p: Volume.size <= p['clone_size'],
+    bound=('clone_size',), applies=lambda p: 'clone_size' in p)
+
+# A migration's destination was chosen for the type the volume had when
+# the request read it (``planned_type_id``; the API always gives it).
+OF_PLANNED_TYPE = Criterion(
+    'must still have the type the move was planned for',
+    lambda p: Volume.volume_type_id.is_not_distinct_from(
+        p['planned_type_id']),
+    bound=('planned_type_id',), applies=lambda p: 'planned_type_id' in p)
 
 WHEN_MULTIATTACH = 'if the volume is multiattach'
 
@@ -172,3 +207,11 @@ NO_ATTACHMENT_BEING_MADE = Criterion(
     "its own)",
     lambda p: ~_attachments_of_volume(
         Attachment.attach_status.in_(('reserved', 'attaching'))))
+
+# A volume is offered with its snapshots unless the transfer says
+# no_snapshots: then they must all be 'available' (Cinder's check, here in
+# the compare-and-swap's WHERE).
+SNAPSHOTS_AVAILABLE = Criterion(
+    "must have only 'available' snapshots to be transferred with them",
+    lambda p: ~_snapshots_of_volume(Snapshot.status != 'available'),
+    applies=lambda p: not p.get('no_snapshots'))

@@ -85,7 +85,11 @@ def markdown():
         'instead. '
         'A transition whose workers column says *upsert* writes the '
         "resource's `workers` row in the same transaction; *delete* removes "
-        'it.',
+        'it. '
+        'A volume or snapshot changes project (a transfer), so every '
+        'transition requested through the API on a volume or snapshot it '
+        'loaded also requires the project it loaded (and authorized): '
+        '`AND project_id = <the project the request saw>`.',
         '',
     ]
     for side, title in (('api', 'Requested through the API'),

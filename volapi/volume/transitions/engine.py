@@ -171,6 +171,11 @@ class Step:
             except db_exc.ConditionNotMet as failure:
                 if t.lenient:
                     return False
+                if failure.field == 'project_id':
+                    # Given to another project since the request read it
+                    # (the owner guard, see OWNED): as if it were gone.
+                    raise db_exc.NotFound(MODELS[t.resource].cas_name,
+                                          self.obj.id) from None
                 raise TransitionRefused(t, failure) from None
         claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
@@ -195,6 +200,19 @@ def _requirement_condition(requirement, obj, params, key):
                        requirement.text % params)
 
 
+# Resources whose project changes (volume transfers): a request authorized
+# on the owner it loaded proves that owner unchanged in its swap, or a
+# transfer accepted between its read and its write would let it act on
+# the new owner's row (an UPDATE at READ COMMITTED, and MySQL's at any
+# level, matches the latest row, not what the transaction read).
+OWNED = ('volume', 'snapshot')
+
+
+def _owner_unchanged(obj, params, name):
+    return _requirement_condition(Unchanged('project_id'), obj, params,
+                                  (name, 'owner'))
+
+
 def prepare(context, name, obj, version=None, reflect=True, **params):
     """Compile transition ``name`` for ``obj`` with ``params``.
 
@@ -217,6 +235,9 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
                                            (name, 'requires', i))
         if condition is not None:
             conditions.append(condition)
+    if obj is not None and transition.side == 'api' and \
+            not transition.creates and transition.resource in OWNED:
+        conditions.append(_owner_unchanged(obj, params, name))
     values = {}
     for field, value in transition.values.items():
         resolved = _resolve(value, obj, params, (name, 'values', field))
@@ -242,7 +263,8 @@ def _transaction(context, actions):
 
 
 MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
-          'attachment': models.VolumeAttachment}
+          'attachment': models.VolumeAttachment,
+          'transfer': models.Transfer}
 
 
 def reads_nothing(transition):

@@ -7,6 +7,7 @@ from db import models
 from objects import worker
 from volapi.api import microversion as mv
 from volapi.policies import snapshots as snapshot_policies
+from volapi.policies import volume_transfer as transfer_policies
 from volapi.policies import volume_actions as volume_action_policies
 from volapi.policies import volumes as volume_policies
 from volapi.volume.transitions.blocks import ATTACHMENT_HOLD_EXPIRED
@@ -19,9 +20,14 @@ from volapi.volume.transitions.blocks import NAME_VALUES
 from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_ATTACHMENT_BEING_MADE
+from volapi.volume.transitions.blocks import NO_BIGGER_THAN_CLONE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import NOT_CONNECTED
+from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
+from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
+from volapi.volume.transitions.blocks import SNAPSHOTS_AVAILABLE
 from volapi.volume.transitions.blocks import SNAPSHOT_HELD
 from volapi.volume.transitions.blocks import STATUS_AFTER_ATTACHMENT_DELETE
 from volapi.volume.transitions.blocks import STATUS_AFTER_DETACH
@@ -112,6 +118,7 @@ TABLE = [
         'POST /volumes from a volume: the source volume is held while the '
         'clone is inserted, so a concurrent delete cannot pass',
         source=('available', 'in-use'),
+        requires=(NO_BIGGER_THAN_CLONE,),
         values={'updated_at': VOLUME_HELD}),
     Transition(
         'update', 'volume', 'PUT /volumes/{id} without metadata: rename',
@@ -209,7 +216,10 @@ TABLE = [
                 'consistencygroup_id': None,
                 'group_id': None,
                 'volume_type_id': cond.Not(Param('new_type_id'))},
-        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        # The claim moves the counts from the type the request loaded; the
+        # pool was found to have what the new type requires.
+        requires=(AVAILABLE_TO_CHANGE_MULTIATTACH, Unchanged('volume_type_id'),
+                  ON_PLANNED_POOL),
         values={'status': 'retyping', 'previous_status': OLD_STATUS},
         workers_row='track'),
     Transition(
@@ -219,7 +229,7 @@ TABLE = [
         '(migration_id) holds the source, in the same transaction',
         source=('available',),
         expect=_MIGRATE_EXPECT,
-        requires=_MIGRATE_REQUIRES,
+        requires=_MIGRATE_REQUIRES + (OF_PLANNED_TYPE,),
         values=dict(_MIGRATE_VALUES, status=Param('status', optional=True)),
         policy=volume_action_policies.MIGRATE,
         workers_row='track', workers_status='migrating'),
@@ -231,7 +241,8 @@ TABLE = [
         source=('available',),
         expect=dict(_MIGRATE_EXPECT,
                     volume_type_id=cond.Not(Param('new_type_id'))),
-        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,),
+        requires=_MIGRATE_REQUIRES + (AVAILABLE_TO_CHANGE_MULTIATTACH,
+                                      Unchanged('volume_type_id')),
         values=dict(_MIGRATE_VALUES, status='retyping'),
         workers_row='track', workers_status='migrating'),
     Transition(
@@ -334,6 +345,7 @@ TABLE = [
     Transition(
         'attachment_remove', 'attachment',
         'os-detach / DELETE /attachments/{id}: soft-delete the attachment',
+        requires=(NOT_CONNECTED,),
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW}),
     Transition(
@@ -341,6 +353,8 @@ TABLE = [
         'DELETE /attachments/{id} of an attachment the worker connected: '
         'soft-delete it; the workers row records the termination of its '
         'connection, which the worker then makes (or a peer re-drives)',
+        # The workers row and the cast terminate the connector loaded.
+        requires=(Unchanged('connector'),),
         values={'attach_status': 'detached', 'detach_time': NOW,
                 'deleted': True, 'deleted_at': NOW},
         workers_row='track', workers_status='terminating'),
@@ -372,6 +386,59 @@ TABLE = [
         source=CASCADE_SNAPSHOT_STATUSES,
         values={'status': 'deleting'},
         workers_row='track'),
+    # Transfers: a volume offered to another project, and taken ------------
+    Transition(
+        'transfer_create', 'volume',
+        'POST /volume-transfers: offer the volume (the transfer row is '
+        'inserted in the same transaction)',
+        source=('available',),
+        requires=(SNAPSHOTS_AVAILABLE,),
+        values={'status': 'awaiting-transfer'},
+        policy=transfer_policies.CREATE),
+    Transition(
+        'transfer_new', 'transfer',
+        'POST /volume-transfers: insert the transfer (in the transaction '
+        'of transfer_create)',
+        values={'deleted': False, 'accepted': False},
+        creates=True),
+    Transition(
+        'transfer_delete', 'transfer',
+        'DELETE /volume-transfers/{id}: withdraw the offer (with '
+        'transfer_cancel)',
+        values={'deleted': True, 'deleted_at': NOW},
+        policy=transfer_policies.DELETE),
+    Transition(
+        'transfer_cancel', 'volume',
+        'DELETE /volume-transfers/{id}: the volume is its owner\'s again '
+        '(as in Cinder, a volume no longer awaiting the transfer is left as '
+        'it is and the transfer goes all the same)',
+        source=('awaiting-transfer',),
+        values={'status': 'available'},
+        lenient=True),
+    Transition(
+        'transfer_accepted', 'transfer',
+        'POST /volume-transfers/{id}/accept: the transfer is taken (with '
+        'transfer_accept, snapshot_transfer, the quota of both projects '
+        'and the placement consumers moved, in one transaction)',
+        values={'deleted': True, 'deleted_at': NOW, 'accepted': True,
+                'destination_project_id': Param('project_id')},
+        policy=transfer_policies.ACCEPT),
+    Transition(
+        'transfer_accept', 'volume',
+        'POST /volume-transfers/{id}/accept: the volume goes to the '
+        'accepting project and user (its size and type as the quota '
+        'charges read them)',
+        source=('awaiting-transfer',),
+        requires=(Unchanged('size'), Unchanged('volume_type_id')),
+        values={'status': 'available', 'project_id': Param('project_id'),
+                'user_id': Param('user_id')}),
+    Transition(
+        'snapshot_transfer', 'snapshot',
+        'POST /volume-transfers/{id}/accept: each snapshot goes with its '
+        'volume (unless the transfer says no_snapshots)',
+        source=('available',),
+        values={'project_id': Param('project_id'),
+                'user_id': Param('user_id')}),
     # Worker side: the volume manager finishes what the API started ------
     Transition(
         'create_done', 'volume', 'the backend made the volume',

@@ -110,7 +110,8 @@ class Unchanged:
 @dataclasses.dataclass(frozen=True)
 class Transition:
     name: str
-    resource: str                  # 'volume', 'snapshot' or 'attachment'
+    resource: str                  # 'volume', 'snapshot', 'attachment'
+    #                                or 'transfer'
     summary: str
     source: tuple = None           # allowed statuses; None: any
     also: tuple = ()               # Also(...): statuses allowed when ...

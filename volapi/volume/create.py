@@ -1,0 +1,200 @@
+"""POST /volumes: the create use case (see :mod:`volapi.volume.api` for
+the conventions it shares). What the new volume is made of (its type,
+size, source and pool) is read first, in one read-only transaction; the
+insert, its claim and the holds of its source and its type are then ONE
+transaction whose compare-and-swaps decide, and only once it committed is
+the creation cast to a worker."""
+import uuid
+
+from db import conditions as cond
+from db import exceptions as db_exc
+from db import session
+import objects
+from objects import metadata as metadata_rows
+from objects import volume_type as type_obj
+from volapi import conf as volapi_conf
+from volapi.volume import api as volume_api
+from volapi.volume import claims
+from volapi.volume import placement_create
+from volapi.volume.transitions import engine
+
+CONF = volapi_conf.CONF
+
+
+def _volume_type(context, wanted, source_type_id):
+    """The new volume's type; VolumeTypeNotFound only if it is the default
+    type and that is missing (see default_type)."""
+    if wanted:
+        try:
+            return type_obj.VolumeType.get(
+                context, wanted, include_private=context.is_admin)
+        except type_obj.VolumeTypeNotFound:
+            raise volume_api.ReferenceNotFound(
+                'Volume type with name %s could not be found.' % wanted
+            ) from None
+    if source_type_id:
+        try:
+            return type_obj.VolumeType.get(context, source_type_id)
+        except type_obj.VolumeTypeNotFound:
+            pass
+    return volume_api.default_type(context, make=False)
+
+
+def _size(size, source_size, what):
+    if size is None:
+        if source_size is None:
+            raise volume_api.InvalidRequest(
+                'Invalid input received: Invalid volume size provided for '
+                'create request: None (size argument must be an integer '
+                '(or string representation of an integer) and greater than '
+                'zero).')
+        return source_size
+    size = int(size)
+    if source_size is not None and size < source_size:
+        raise volume_api.InvalidRequest(
+            'Invalid input received: Volume size %(size)sGB cannot be '
+            'smaller than the %(what)s size %(source)sGB. They must be >= '
+            'original %(what)s size.'
+            % {'size': size, 'what': what, 'source': source_size})
+    return size
+
+
+def _source(context, snapshot_id, source_volid):
+    """(source object, its hold transition, what it is called), or Nones."""
+    if snapshot_id and source_volid:
+        raise volume_api.InvalidRequest(
+            'Invalid input received: only one of snapshot_id and '
+            'source_volid may be given.')
+    if snapshot_id:
+        snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
+        volume_api.owned(context, snapshot, snapshot.project_id)
+        return snapshot, 'create_from_snapshot', 'snapshot'
+    if source_volid:
+        return (volume_api.get_volume(context, source_volid),
+                'create_from_volume', 'volume')
+    return None, None, 'volume'
+
+
+def _prepare(context, size, volume_type, fields):
+    """(the new volume, its type, its source and the source's hold
+    transition, its placement_create.Plan), read in one read-only
+    transaction: none of it is trusted by the create's transaction, whose
+    compare-and-swaps decide (and hold the source and the type again)."""
+    snapshot_id, source_volid = fields['snapshot_id'], fields['source_volid']
+    with session.reader.connection.using(context):
+        source, hold, what = _source(context, snapshot_id, source_volid)
+        size = _size(size, source and (
+            source.volume_size if hold == 'create_from_snapshot'
+            else source.size), what)
+        new_type = _volume_type(context, volume_type,
+                                source and source.volume_type_id)
+        volume = objects.Volume(
+            context, id=str(uuid.uuid4()), size=size,
+            volume_type_id=new_type.id,
+            multiattach=type_obj.is_multiattach(new_type.extra_specs),
+            **fields)
+        plan = placement_create.plan(
+            context, volume, new_type.extra_specs,
+            placement_create.source_host(context, snapshot_id,
+                                         source_volid))
+    return volume, new_type, source, hold, plan
+
+
+# How often a create whose source volume grew meanwhile reads it again.
+SOURCE_ATTEMPTS = 3
+
+
+def _source_grew(refusal):
+    """True if ``refusal`` (engine.TransitionRefused) is the hold of a
+    source volume that has grown since it was read (its one requirement
+    that is no status)."""
+    return refusal.transition.name == 'create_from_volume' and \
+        isinstance(refusal.condition, cond.Filter)
+
+
+def create(context, size=None, name=None, description=None,
+           volume_type=None, snapshot_id=None, source_volid=None,
+           availability_zone=None, metadata=None, version=None):
+    """Insert the volume ('creating'), holding its source and its type in
+    the same transaction (a concurrent delete of either conflicts), then
+    cast its creation. Returns the volume, as the view shows it.
+
+    A clone's size is checked against its source's as read; the hold
+    proves the source no bigger. One that grew in between (an extend that
+    ended) is read again: without a size the clone takes its new one, a
+    size below it is refused."""
+    for _ in range(SOURCE_ATTEMPTS):
+        try:
+            return _create(context, size, name, description, volume_type,
+                           snapshot_id, source_volid, availability_zone,
+                           metadata, version)
+        except engine.TransitionRefused as refusal:
+            if not _source_grew(refusal):
+                raise
+    raise db_exc.ConcurrentUpdate('volume', source_volid, SOURCE_ATTEMPTS)
+
+
+def _create(context, size, name, description, volume_type, snapshot_id,
+            source_volid, availability_zone, metadata, version):
+    zone = availability_zone or CONF.api.storage_availability_zone
+    if zone != CONF.api.storage_availability_zone:
+        raise volume_api.InvalidRequest(
+            "Invalid input received: Availability zone '%s' is invalid."
+            % zone)
+    fields = dict(user_id=context.user_id, project_id=context.project_id,
+                  availability_zone=zone, display_name=name,
+                  display_description=description, snapshot_id=snapshot_id,
+                  source_volid=source_volid, bootable=False,
+                  metadata=metadata or {}, deleted=False)
+    try:
+        volume, new_type, source, hold, plan = _prepare(
+            context, size, volume_type, fields)
+    except type_obj.VolumeTypeNotFound:
+        # The default type is missing (a database emptied by hand): made
+        # again, a write, apart from the reads; then they run again.
+        type_obj.VolumeType.get_default(context)
+        volume, new_type, source, hold, plan = _prepare(
+            context, size, volume_type, fields)
+    holds = []
+    if source is not None:
+        sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
+            else {}
+        holds.append(engine.prepare(context, hold, source, version=version,
+                                    reflect=False, **sized))
+
+    def insert(name):
+        # The claim queues on rows that other claims change: the
+        # transaction reads them at READ COMMITTED. The volume's rows go
+        # in inside the claim (see claims.claim_volume).
+        claim = claims.claim_volume if name == 'create' \
+            else claims.count_volume
+        rows = engine.prepare(context, name, volume, version=version)
+        claims.with_usage_rows(
+            context, volume, lambda: engine.run(
+                context, claims.read_committed, *holds,
+                lambda ctx: claim(ctx, volume, rows.execute),
+                *_inherited_image_metadata(volume),
+                # Every create of the type writes its row: last, so that
+                # it is held for one statement.
+                lambda ctx: new_type.guard_in_use()))
+
+    placement_create.create(context, volume, insert, plan)
+    if volume.status == 'creating':  # else no pool could hold it
+        volume_api.worker_client().create_volume(context, volume)
+    # For the view; after the cast, which the worker does not need it in
+    # (volumes loaded for the other casts do not carry their type either).
+    volume.volume_type = new_type
+    return volume
+
+
+def _inherited_image_metadata(volume):
+    """The step copying the image metadata of the volume's source, if it
+    has one (its snapshot's, or its source volume's)."""
+    if volume.snapshot_id:
+        source = metadata_rows.SNAPSHOT_IMAGE, volume.snapshot_id
+    elif volume.source_volid:
+        source = metadata_rows.VOLUME_IMAGE, volume.source_volid
+    else:
+        return []
+    return [lambda ctx: metadata_rows.VOLUME_IMAGE.copy(
+        ctx, volume.id, *source)]
