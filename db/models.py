@@ -93,6 +93,17 @@ class VolumeTypeProject(Base):
     __table_args__ = (sa.UniqueConstraint('volume_type_id', 'project_id'),)
 
 
+class DefaultVolumeType(TimestampMixin, Base):
+    """A project's own default volume type (Cinder's default_volume_types,
+    3.62): what its volumes created without a type get."""
+    __tablename__ = 'default_volume_types'
+    cas_name = 'default volume type'
+    project_id = sa.Column(NAME, primary_key=True)
+    # Types are soft-deleted: a type delete refuses one that is a default.
+    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'),
+                               nullable=False, index=True)
+
+
 class VolumeTypeExtraSpec(key_value_pairs('volume_type_id', 'volume_types'),
                           Base):
     __tablename__ = 'volume_type_extra_specs'

@@ -2,6 +2,7 @@
 view needs besides the row: metadata, type, attachments).
 """
 import datetime
+import operator
 import typing
 
 import sqlalchemy as sa
@@ -48,7 +49,8 @@ _TYPES = sa.select(TYPES).where(
 # What a volume's view shows (volapi/api/views/volumes.py), its policy
 # checks and its attachments' read need, by attribute name.
 SHOWN_COLUMNS = (
-    'id', 'project_id', 'user_id', 'host', 'size', 'availability_zone',
+    'id', 'project_id', 'user_id', 'host', 'cluster_name', 'size',
+    'availability_zone',
     'status', 'attach_status', 'migration_status', 'name_id',
     'display_name', 'display_description', 'volume_type_id',
     'source_volid', 'snapshot_id', 'bootable', 'multiattach',
@@ -193,6 +195,16 @@ def get_shown(context, volume_id, project_only=True):
 _PAIRS = {'metadata': METADATA, 'glance_metadata': IMAGE_METADATA}
 
 
+class TimeComparison(dict):
+    """A time filter, {operator: naive UTC datetime} (operators as in
+    OPERATORS): a volume matches if its time satisfies ANY of them, as
+    Cinder ORs them (``gt:A,lt:B`` is outside [A, B], not inside)."""
+
+
+OPERATORS = {'gt': operator.gt, 'gte': operator.ge, 'eq': operator.eq,
+             'neq': operator.ne, 'lt': operator.lt, 'lte': operator.le}
+
+
 def _filtered(query, project_id, filters):
     if project_id is not None:
         query = query.where(VOLUMES.c.project_id == project_id)
@@ -207,6 +219,11 @@ def _filtered(query, project_id, filters):
             column = VOLUMES.c[key[:-1]]
             query = query.where(column.like('%%%s%%' % _escape_like(value),
                                             escape='\\'))
+        elif isinstance(value, TimeComparison):
+            column = VOLUMES.c[key]
+            query = query.where(sa.or_(*[
+                OPERATORS[name](column, time)
+                for name, time in value.items()]))
         elif isinstance(value, (list, tuple)):
             query = query.where(VOLUMES.c[key].in_(value))
         else:

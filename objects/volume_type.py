@@ -30,14 +30,15 @@ DEFAULT_TYPE_DESCRIPTION = 'Default Volume Type'
 
 _TYPES = models.VolumeType.__table__
 _SPECS = models.VolumeTypeExtraSpec.__table__
-_WITH_SPECS = sa.select(
+# A type's row once per extra spec (NULLs: none): see VolumeType.from_rows.
+WITH_SPECS = sa.select(
     _TYPES, _SPECS.c.key.label('spec_key'),
     _SPECS.c.value.label('spec_value')).select_from(
     _TYPES.outerjoin(_SPECS, _SPECS.c.volume_type_id == _TYPES.c.id))
-_TYPE_BY_ID = _WITH_SPECS.where(_TYPES.c.id == sa.bindparam('ident'),
-                                _TYPES.c.deleted == sa.false())
-_TYPE_BY_NAME = _WITH_SPECS.where(_TYPES.c.name == sa.bindparam('ident'),
-                                  _TYPES.c.deleted == sa.false())
+_TYPE_BY_ID = WITH_SPECS.where(_TYPES.c.id == sa.bindparam('ident'),
+                               _TYPES.c.deleted == sa.false())
+_TYPE_BY_NAME = WITH_SPECS.where(_TYPES.c.name == sa.bindparam('ident'),
+                                 _TYPES.c.deleted == sa.false())
 
 
 # Cinder's rule: a type makes multiattach volumes when its extra spec
@@ -67,6 +68,10 @@ class VolumeTypeNotFound(exceptions.NotFound):
 
 class VolumeTypeInUse(exceptions.ConditionNotMet):
     """A live volume has the type (it cannot be deleted)."""
+
+
+class VolumeTypeIsDefault(exceptions.ConditionNotMet):
+    """A project has the type as its default (it cannot be deleted)."""
 
 
 class DefaultVolumeType(exceptions.ConditionNotMet):
@@ -130,6 +135,12 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                         not type_access.has_access(context, rows[0].id,
                                                    context.project_id)):
             raise VolumeTypeNotFound('volume type', ident)
+        return cls.from_rows(context, rows)
+
+    @classmethod
+    def from_rows(cls, context, rows):
+        """The type of the first of ``rows`` (of WITH_SPECS), with its
+        extra specs."""
         first = rows[0]._mapping
         volume_type = cls._from_row(context, first)
         volume_type.extra_specs = {row.spec_key: row.spec_value
@@ -247,9 +258,11 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         """Soft-delete the type unless a live volume uses it or a retype
         to it is in flight (the volume takes the type when it ends), or it
         is named ``default_name`` (the configured default type, whose
-        name a rename may give it at any moment), as one compare-and-swap;
-        raises VolumeTypeInUse, DefaultVolumeType, or ConditionNotMet
+        name a rename may give it at any moment), or a project has it as
+        its default, as one compare-and-swap; raises VolumeTypeInUse,
+        DefaultVolumeType, VolumeTypeIsDefault, or ConditionNotMet
         naming another refusal."""
+        from objects import default_type
         volumes = models.Volume.__table__
         in_use = sa.exists().where(volumes.c.volume_type_id == self.id,
                                    volumes.c.deleted == sa.false())
@@ -257,10 +270,14 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                                                self.id)
         not_in_use = cond.Filter(~in_use & ~retyped_to,
                                  'is in use by volumes')
-        conditions = [not_in_use]
+        not_project_default = cond.Filter(
+            ~default_type.names_type(self.id), "is a project's default type")
+        # Cinder's order of refusals: a project's default, the configured
+        # default, then in use.
+        conditions = [not_project_default, not_in_use]
         if default_name:
             not_default = cond.Expect('name', cond.Not(default_name))
-            conditions.insert(0, not_default)
+            conditions.insert(1, not_default)
         try:
             self.conditional_update_or_raise(
                 {'deleted': True, 'deleted_at': timeutils.utcnow(),
@@ -269,6 +286,9 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         except exceptions.ConditionNotMet as e:
             if e.condition is not_in_use:
                 raise VolumeTypeInUse(e.condition, e.actual, e.what) \
+                    from None
+            if e.condition is not_project_default:
+                raise VolumeTypeIsDefault(e.condition, e.actual, e.what) \
                     from None
             if default_name and e.condition is not_default:
                 raise DefaultVolumeType(e.condition, e.actual, e.what) \

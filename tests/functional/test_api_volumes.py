@@ -345,7 +345,7 @@ class ShowListTest(api_fixtures.APITestCase):
                  ('size~=1', admin, 'size~'),
                  ('created_at~=2', admin, 'created_at~'),
                  ('multiattach=foo', admin, 'multiattach=foo'),
-                 ('created_at=foo', admin, 'created_at=foo'),
+                 ('created_at=foo', admin, 'Invalid foo operator'),
                  ('size=foo', admin, 'size=foo')]
         for query, headers, expected in cases:
             response = self.app.get('/v3/volumes?all_tenants=1&' + query,
@@ -360,7 +360,7 @@ class ShowListTest(api_fixtures.APITestCase):
         self.assertEqual([volume_id], listed('multiattach=false'))
         self.assertEqual([], listed('multiattach=true'))
         self.assertEqual([volume_id], listed('size=12'))
-        self.assertEqual([], listed('created_at=2001-02-03T04:05:06Z'))
+        self.assertEqual([], listed('created_at=eq:2001-02-03T04:05:06Z'))
         self.assertEqual([volume_id], listed('status~=creat'))
 
     def test_with_count(self):

@@ -51,3 +51,30 @@ class OpenStackSDKTest(test_actions_cli.CinderClientTestCase):
         error = self.assertRaises(openstack.exceptions.HttpException, list,
                                   tenant.backend_pools())
         self.assertEqual(403, error.status_code)
+
+    def test_default_types_and_details(self):
+        """The calls openstacksdk makes at 3.67 (it asks 3.67 for default
+        types) and the fields it reads up to 3.65."""
+        admin = self.connect('admin:admin').block_storage
+        tenant = self.connect('user-a:project-a').block_storage
+        gold = admin.create_type(name='gold')
+        default = admin.set_default_type('project-a', gold)
+        self.assertEqual(('project-a', gold.id),
+                         (default.project_id, default.volume_type_id))
+        self.assertEqual(gold.id,
+                         admin.show_default_type('project-a').volume_type_id)
+        self.assertEqual([('project-a', gold.id)], [
+            (d.project_id, d.volume_type_id) for d in admin.default_types()])
+        volume = tenant.create_volume(size=1)
+        volume = tenant.wait_for_status(volume, status='available', wait=30)
+        self.assertEqual(('gold', gold.id, True),
+                         (volume.volume_type, volume.volume_type_id,
+                          volume.consumes_quota))
+        snapshot = tenant.create_snapshot(volume_id=volume.id)
+        self.assertTrue(tenant.get_snapshot(snapshot.id).consumes_quota)
+        error = self.assertRaises(openstack.exceptions.HttpException,
+                                  tenant.show_default_type, 'project-a')
+        self.assertEqual(403, error.status_code)
+        admin.unset_default_type('project-a')
+        self.assertRaises(openstack.exceptions.NotFoundException,
+                          admin.show_default_type, 'project-a')

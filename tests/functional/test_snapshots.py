@@ -65,6 +65,86 @@ class CreateTest(SnapshotTestCase):
         self.create(volume_id=volume.id, force='True')
         self.assertEqual(1, rows.count(self.context, models.Snapshot))
 
+    def test_in_use_volume_without_force_from_366(self):
+        def in_use():
+            return rows.volume(self.context, project_id=self.project,
+                               status='in-use', attach_status='attached')
+
+        at_365 = api_fixtures.caller(self.project, version='3.65')
+        at_366 = api_fixtures.caller(self.project, version='3.66')
+        self.create(volume_id=in_use().id, headers=at_365, status=400)
+        self.create(volume_id=in_use().id, headers=at_365, force=False,
+                    status=400)
+        self.assertEqual(0, rows.count(self.context, models.Snapshot))
+        self.create(volume_id=in_use().id, headers=at_366)
+        # A true force is ignored from 3.66; a false one is refused.
+        self.create(volume_id=in_use().id, headers=at_366, force='true')
+        self.assertEqual(2, rows.count(self.context, models.Snapshot))
+        for force in (False, 'false', '0'):
+            response = self.create(volume_id=self.volume.id, headers=at_366,
+                                   force=force, status=400)
+            self.assertEqual(
+                "Since microversion 3.66 the 'force' flag is invalid for "
+                "this request.  For backward compatability, however, when "
+                "the 'force' flag is passed with a value evaluating to "
+                "True, it is silently ignored.", self.fault(response, 400))
+        self.assertEqual(2, rows.count(self.context, models.Snapshot))
+        # Other statuses stay refused.
+        error = rows.volume(self.context, project_id=self.project,
+                            status='error')
+        self.assertEqual(
+            "Invalid volume: volume status must be one of 'available', "
+            "'in-use', it is 'error'", self.fault(self.create(
+                volume_id=error.id, headers=at_366, status=400), 400))
+
+    def test_consumes_quota_from_365(self):
+        snapshot_id = self.create().json['snapshot']['id']
+        for version, shown in (('3.64', False), ('3.65', True)):
+            headers = api_fixtures.caller(self.project, version=version)
+            for body in (
+                    self.create(headers=headers).json['snapshot'],
+                    self.app.get('/v3/snapshots/%s' % snapshot_id,
+                                 headers=headers).json['snapshot'],
+                    self.app.get('/v3/snapshots/detail',
+                                 headers=headers).json['snapshots'][0]):
+                if shown:
+                    self.assertIs(True, body['consumes_quota'])
+                else:
+                    self.assertNotIn('consumes_quota', body)
+            # Cinder's summary list has no such field.
+            self.assertNotIn('consumes_quota', self.app.get(
+                '/v3/snapshots', headers=headers).json['snapshots'][0])
+
+    def test_consumes_quota_filter(self):
+        snapshot_id = self.create().json['snapshot']['id']
+
+        def listed(query, version='3.65', headers=None, status=200):
+            response = self.app.get(
+                '/v3/snapshots?with_count=true&' + query,
+                headers=headers or api_fixtures.caller(
+                    self.project, version=version), status=status)
+            if status != 200:
+                return self.fault(response, status)
+            body = response.json
+            if tuple(map(int, version.split('.'))) >= (3, 45):
+                self.assertEqual(len(body['snapshots']), body['count'])
+            return [s['id'] for s in body['snapshots']]
+
+        for version in ('3.31', '3.65'):
+            self.assertEqual([snapshot_id],
+                             listed('consumes_quota=true', version))
+            self.assertEqual([], listed('consumes_quota=false', version))
+        self.assertEqual("Value 'x' for 'use_quota' is not a boolean.",
+                         listed('consumes_quota=x', status=400))
+        admin = dict(ADMIN, **{'OpenStack-API-Version': 'volume 3.65'})
+        self.assertEqual([], listed('all_tenants=1&use_quota=0',
+                                    headers=admin))
+        self.assertEqual([snapshot_id], listed('all_tenants=1&use_quota=1',
+                                               headers=admin))
+        # Before 3.31 volapi's snapshot lists ignore filters they lack.
+        self.assertEqual([snapshot_id], listed('consumes_quota=false',
+                                               '3.30'))
+
     def test_refused_while_migrating_or_unscheduled(self):
         migrating = rows.volume(self.context, project_id=self.project,
                                 migration_status='migrating')

@@ -23,7 +23,7 @@ from tests.functional import test_placement_base
 from tests.functional import volume_worker_fixture
 from volapi.volume import transfers
 
-VERSION = '3.59'
+VERSION = '3.67'
 CALLERS = {
     'owner': api_fixtures.caller('project-a', 'user-a', VERSION),
     'other': api_fixtures.caller('project-b', 'user-b', VERSION),
@@ -304,6 +304,20 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/os-quota-sets/{project_id}'): (
         lambda w: ('/v3/os-quota-sets/project-a', None, []),
         expect(403, 403, 200)),
+    # Administrators only (3.62); the world's project has no default
+    # type until one is set.
+    ('GET', '/v3/default-types'): (
+        lambda w: ('/v3/default-types', None, []), expect(403, 403, 200)),
+    ('GET', '/v3/default-types/{project_id}'): (
+        lambda w: ('/v3/default-types/project-a', None, []),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/default-types/{project_id}'): (
+        lambda w: ('/v3/default-types/project-a',
+                   {'default_type': {'volume_type': w['type']}}, []),
+        expect(403, 403, 200)),
+    ('DELETE', '/v3/default-types/{project_id}'): (
+        lambda w: ('/v3/default-types/project-a', None, []),
+        expect(403, 403, 204)),
     ('GET', '/v3/os-quota-class-sets/{class_name}'): (
         lambda w: ('/v3/os-quota-class-sets/default', None, []),
         expect(403, 403, 200)),

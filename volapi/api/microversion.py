@@ -1,7 +1,7 @@
 """Microversions of the volume API (``OpenStack-API-Version: volume 3.x``).
 
 MAX_VERSION is the highest 3.x at which every endpoint volapi implements
-answers as Cinder's does. It is 3.59, for these reasons:
+answers as Cinder's does. It is 3.67, for these reasons:
 
 - 3.53 made create/update bodies strict (unknown keys are refused, an update
   must name a field): the schemas in ``v3/schemas`` do the same from 3.53;
@@ -10,15 +10,28 @@ answers as Cinder's does. It is 3.59, for these reasons:
   resource-filter rules and ``~`` (like) filters of lists: implemented;
 - 3.48 adds ``shared_targets``/``service_uuid`` to volume details and 3.13
   ``group_id``: shown;
-- 3.60 adds ``created_at``/``updated_at`` time-comparison filters
-  (``gt:``, ``lte:`` ...) to volume lists, 3.61 ``cluster_name`` and 3.63
-  ``volume_type_id`` in volume details: not implemented, so they are not
-  advertised;
 - 3.54 adds the attachment ``mode`` (``rw``/``ro``): implemented in
   ``v3/attachments.py``; 3.55 (``no_snapshots``), 3.57 (the transfer's
   history fields) and 3.59 (paged transfer lists) change volume
   transfers: implemented in ``v3/transfers.py``; 3.56 and 3.58 change
-  only APIs volapi does not serve (backups, groups).
+  only APIs volapi does not serve (backups, groups);
+- 3.60 ``created_at``/``updated_at`` time comparisons (``gt:``, ``lte:``
+  ...) and 3.65 ``consumes_quota`` in volume list filters
+  (``v3/filters.py``, which says how Cinder really gates them), and in
+  snapshot list filters;
+- 3.61 ``cluster_name`` (administrators), 3.63 ``volume_type_id``, 3.65
+  ``consumes_quota`` in volume details (``views/volumes.py``; always true:
+  volapi has no volume or snapshot outside quota) and snapshot details;
+  3.64 ``encryption_key_id``, shown by Cinder for encrypted volumes only,
+  of which volapi has none;
+- 3.62 the projects' default types (``v3/default_types.py``);
+- 3.66 snapshots of in-use volumes without ``force`` (``v3/snapshots.py``);
+- 3.67 URLs without a project id, which volapi serves at every version
+  (``v3/root.py``), as Cinder's router does.
+
+3.68 (re-image), 3.69 (tri-state ``shared_targets``, meaningful only with
+iSCSI initiators), 3.70 (transfer of encrypted volumes) and 3.71 (Nova's
+extend completion) are not advertised.
 
 With no header a request is 3.0 (as in Cinder); ``latest`` is MAX_VERSION.
 Cinder reads only the ``OpenStack-API-Version`` header, and so do we.
@@ -30,7 +43,7 @@ HEADER = 'OpenStack-API-Version'
 ENVIRON_KEY = 'volapi.api_version'
 
 MIN_VERSION = microversion_parse.Version(3, 0)
-MAX_VERSION = microversion_parse.Version(3, 59)
+MAX_VERSION = microversion_parse.Version(3, 67)
 MIN_VERSION_STRING = str(MIN_VERSION)
 MAX_VERSION_STRING = str(MAX_VERSION)
 
@@ -41,6 +54,7 @@ VOLUME_LIST_BOOTABLE = (3, 2)
 MESSAGES = (3, 3)
 VOLUME_LIST_GLANCE_METADATA = (3, 4)
 CLUSTER_SUPPORT = (3, 7)
+VOLUME_LIST_GROUP = (3, 10)
 VOLUME_SUMMARY = (3, 12)
 GROUP_VOLUME = (3, 13)
 GROUP_SNAPSHOTS = (3, 14)
@@ -68,6 +82,14 @@ ATTACHMENT_CREATE_MODE_ARG = (3, 54)
 TRANSFER_WITH_SNAPSHOTS = (3, 55)
 TRANSFER_WITH_HISTORY = (3, 57)
 SUPPORT_TRANSFER_PAGINATION = (3, 59)
+VOLUME_TIME_COMPARISON_FILTER = (3, 60)
+VOLUME_CLUSTER_NAME = (3, 61)
+DEFAULT_TYPE_OVERRIDES = (3, 62)
+VOLUME_TYPE_ID_IN_VOLUME_DETAIL = (3, 63)
+ENCRYPTION_KEY_ID_IN_DETAILS = (3, 64)
+USE_QUOTA = (3, 65)
+SNAPSHOT_IN_USE = (3, 66)
+PROJECT_ID_OPTIONAL_IN_URL = (3, 67)
 
 
 def prior(version):

@@ -9,6 +9,7 @@ import itertools
 from volapi.policies import base
 from volapi.policies import capabilities
 from volapi.policies import clusters
+from volapi.policies import default_types
 from volapi.policies import limits
 from volapi.policies import messages
 from volapi.policies import quotas
@@ -29,4 +30,4 @@ def list_rules():
         limits.list_rules(), quotas.list_rules(), messages.list_rules(),
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
-        volume_transfer.list_rules()))
+        default_types.list_rules(), volume_transfer.list_rules()))

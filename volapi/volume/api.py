@@ -27,6 +27,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 from db import session
 import objects
+from objects import default_type as default_types
 from objects import metadata as metadata_rows
 from objects import volume_list
 from objects import volume_type as type_obj
@@ -174,15 +175,16 @@ def get_all(context, detailed=False, with_count=False, **query):
 
 
 def default_type(context, make=True):
-    """The type of a volume created without one: ``[api]
-    default_volume_type`` if it exists, else ``__DEFAULT__`` (made again
-    if it is missing, with ``make``; else VolumeTypeNotFound)."""
-    name = CONF.api.default_volume_type
-    if name and name != type_obj.DEFAULT_TYPE_NAME:
-        try:
-            return type_obj.VolumeType.get(context, name)
-        except type_obj.VolumeTypeNotFound:
-            pass
+    """The type of a volume created without one: the project's own default
+    (objects.default_type), else ``[api] default_volume_type`` if it
+    exists, else ``__DEFAULT__`` (made again if it is missing, with
+    ``make``; else VolumeTypeNotFound)."""
+    try:
+        return default_types.type_for(
+            context, context.project_id,
+            CONF.api.default_volume_type or type_obj.DEFAULT_TYPE_NAME)
+    except type_obj.VolumeTypeNotFound:
+        pass
     if not make:
         return type_obj.VolumeType.get(context, type_obj.DEFAULT_TYPE_ID)
     return type_obj.VolumeType.get_default(context)

@@ -9,7 +9,12 @@ order and page, following Cinder's rules:
   column, and a key that is not one matches nothing (as in Cinder);
 - from 3.34 ``key~=value`` filters by substring;
 - from 3.4 ``glance_metadata`` (an admin's filter, as in Cinder's default
-  resource filters) matches the image metadata; before, it is dropped.
+  resource filters) matches the image metadata; before, it is dropped;
+- ``created_at``/``updated_at`` take time comparisons (``gt:<ISO 8601>``,
+  comma-separated) and ``consumes_quota`` a boolean. They came with 3.60
+  and 3.65, but Cinder drops such later filters only on the path of
+  requests older than 3.31; from 3.31 its resource filters take them at
+  any version, and so does volapi.
 """
 import datetime
 
@@ -23,13 +28,25 @@ from volapi.api import microversion as mv
 from volapi import request_text
 
 USER_FILTERS = ('name', 'status', 'metadata', 'bootable',
-                'migration_status', 'availability_zone', 'group_id', 'size')
+                'migration_status', 'availability_zone', 'group_id', 'size',
+                'created_at', 'updated_at', 'consumes_quota')
 LEGACY_USER_FILTERS = ('name', 'status', 'metadata', 'availability_zone',
                        'bootable', 'group_id')
 NOT_FILTERS = ('limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir',
                'with_count', 'all_tenants')
 COLUMNS = set(volume_list.COLUMN_TYPES) - {'deleted', 'deleted_at'}
 RENAMED = {'name': 'display_name', 'description': 'display_description'}
+# Filters older requests do not have: (the version that added it, name).
+# Cinder drops them before 3.31 only (see the module's docstring).
+ADDED_FILTERS = ((mv.VOLUME_LIST_GLANCE_METADATA, 'glance_metadata'),
+                 (mv.VOLUME_LIST_GROUP, 'group_id'),
+                 (mv.VOLUME_TIME_COMPARISON_FILTER, 'created_at'),
+                 (mv.VOLUME_TIME_COMPARISON_FILTER, 'updated_at'),
+                 (mv.USE_QUOTA, 'use_quota'))
+TIME_FILTERS = ('created_at', 'updated_at')
+# The API's name of Cinder's use_quota (from 3.31; an admin may use both).
+CONSUMES_QUOTA = 'consumes_quota'
+USE_QUOTA = 'use_quota'
 # The Python type of each column: a filter value is converted to it here,
 # as PostgreSQL rejects a string compared with a non-string column.
 COLUMN_TYPES = volume_list.COLUMN_TYPES
@@ -51,7 +68,8 @@ class VolumeQuery:
         all_tenants = context.is_admin and strutils.bool_from_string(
             params.get('all_tenants', 'false'))
         raw = {key: value for key, value in params.items()
-               if key not in NOT_FILTERS}
+               if key not in NOT_FILTERS and
+               not _added_later(key, version)}
         if all_tenants:
             self.project_id = raw.pop('project_id', None)
         else:
@@ -86,11 +104,14 @@ class VolumeQuery:
             if like and version < mv.LIKE_FILTER:
                 return None
             name = key.rstrip('~')
-            if name == 'glance_metadata' and \
-                    version < mv.VOLUME_LIST_GLANCE_METADATA:
-                continue  # Cinder drops a filter newer than the request
             if name in ('metadata', 'glance_metadata'):
                 filters[name] = _metadata(name, value)
+                continue
+            if not like and name in (CONSUMES_QUOTA, USE_QUOTA) and \
+                    version >= mv.RESOURCE_FILTER:
+                # Every volapi volume consumes quota (views/volumes.py).
+                if not common.boolean_param(USE_QUOTA, value):
+                    return None
                 continue
             column = RENAMED.get(name, name)
             if column not in COLUMNS:
@@ -108,9 +129,38 @@ class VolumeQuery:
                 filters[column + '~'] = value
             elif column == 'bootable':
                 filters[column] = _bootable(value, version)
+            elif column in TIME_FILTERS:
+                filters[column] = _time_comparison(name, value)
             else:
                 filters[column] = _typed(name, column, value)
         return filters
+
+
+def _added_later(key, version):
+    """Whether ``key`` is a filter Cinder drops from a request this old."""
+    return version < mv.RESOURCE_FILTER and any(
+        key == name and version < added for added, name in ADDED_FILTERS)
+
+
+def _time_comparison(name, value):
+    """``created_at=gt:<time>,lte:<time>`` as a TimeComparison, or
+    Cinder's 400 naming the bad operator or time (the first bad one)."""
+    comparison = volume_list.TimeComparison()
+    for unit in value.split(','):
+        operator, colon, text = unit.partition(':')
+        if operator not in volume_list.OPERATORS:
+            raise errors.BadRequest('Invalid %s operator'
+                                    % request_text.excerpt(operator))
+        # Without a colon the whole unit is the time, as in Cinder.
+        text = text if colon else operator
+        try:
+            comparison[operator] = timeutils.normalize_time(
+                timeutils.parse_isotime(text))
+        except (ValueError, OverflowError):
+            # OverflowError: a time beyond year 9999 once moved to UTC.
+            raise errors.BadRequest('Invalid %s value'
+                                    % request_text.excerpt(text)) from None
+    return comparison
 
 
 def _metadata(name, value):

@@ -7,6 +7,7 @@ from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
 from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
+from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
@@ -36,6 +37,8 @@ class Resources:
         self.extensions = extensions.ExtensionsController()
         self.capabilities = capabilities.CapabilitiesController()
         # Cinder's names are not identifiers.
+        setattr(self, 'default-types',
+                default_types.DefaultTypesController())
         setattr(self, 'os-quota-sets', quotas.QuotaSetsController())
         setattr(self, 'os-quota-class-sets',
                 quotas.QuotaClassSetsController())

@@ -11,6 +11,7 @@ import pecan
 from oslo_utils import strutils
 
 from volapi.api import common
+from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
@@ -148,8 +149,7 @@ class SnapshotsController(rest.Listing):
         request = pecan.request
         context = request.ctx
         spec = body['snapshot']
-        force = strutils.bool_from_string(spec.get('force', False),
-                                          strict=True)
+        force = _in_use_allowed(spec.get('force'), request.api_version)
         snapshot = snapshot_api.create(
             context, spec['volume_id'],
             name=_text(spec, 'name', 'display_name'),
@@ -164,19 +164,55 @@ class SnapshotsController(rest.Listing):
         return SnapshotController(snapshot_id)
 
 
+# Cinder's words, spelling and spacing included.
+SNAPSHOT_IN_USE_FLAG_MSG = (
+    "Since microversion %d.%d the 'force' flag is invalid for this "
+    "request.  For backward compatability, however, when the 'force' flag "
+    "is passed with a value evaluating to True, it is silently ignored."
+    % mv.SNAPSHOT_IN_USE)
+
+
+def _in_use_allowed(force, version):
+    """Whether the volume may be in-use: with ``force`` true before 3.66,
+    always from 3.66, where ``force`` false is refused (Cinder's 400)."""
+    forced = force is not None and strutils.bool_from_string(force,
+                                                             strict=True)
+    if version < mv.SNAPSHOT_IN_USE:
+        return forced
+    if force is not None and not forced:
+        raise errors.BadRequest(SNAPSHOT_IN_USE_FLAG_MSG)
+    return True
+
+
 def _list(detailed):
     request = pecan.request
     context = request.ctx
     policy.authorize(context, policies.GET_ALL)
     params = request.GET
     query = common.list_query(context, params, SORT_KEYS, FILTERS)
-    snapshots = objects.Snapshot.get_all(context, **query)
+    # Every volapi snapshot consumes quota (views/snapshots.py).
+    outside_quota = _outside_quota_asked(context, params,
+                                         request.api_version)
+    snapshots = [] if outside_quota else objects.Snapshot.get_all(
+        context, **query)
     metadata = objects.Snapshot.metadata_of(context,
                                             [s.id for s in snapshots])
     count = None
     if request.api_version >= mv.SUPPORT_COUNT_INFO and \
             strutils.bool_from_string(params.get('with_count', False)):
-        count = objects.Snapshot.count(context, query['project_id'],
-                                       query['filters'])
+        count = 0 if outside_quota else objects.Snapshot.count(
+            context, query['project_id'], query['filters'])
     return views.collection(request, snapshots, metadata, detailed,
                             query['limit'], count)
+
+
+def _outside_quota_asked(context, params, version):
+    """Whether the list asks for snapshots that consume no quota: Cinder's
+    ``consumes_quota`` filter (``use_quota`` for an administrator), a
+    boolean, which its resource filters take from 3.31."""
+    names = ('consumes_quota', 'use_quota') if context.is_admin \
+        else ('consumes_quota',)
+    if version < mv.RESOURCE_FILTER:
+        return False
+    return any(not common.boolean_param('use_quota', params[name])
+               for name in names if name in params)

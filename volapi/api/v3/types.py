@@ -111,6 +111,10 @@ class TypeController:
             raise errors.BadRequest(
                 'Volume Type %s deletion is not allowed with volumes '
                 'present with the type.' % volume_type.id) from None
+        except type_obj.VolumeTypeIsDefault:
+            raise errors.BadRequest(
+                'The volume type %s is a default volume type and cannot be '
+                'deleted.' % volume_type.id) from None
 
 
 class TypesController(rest.Collection):

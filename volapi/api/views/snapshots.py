@@ -30,6 +30,10 @@ def detail(request, snapshot, metadata):
     view = summary(request, snapshot, metadata)
     view['os-extended-snapshot-attributes:progress'] = snapshot.progress
     view['os-extended-snapshot-attributes:project_id'] = snapshot.project_id
+    if request.api_version >= mv.USE_QUOTA:
+        # Cinder's temporary snapshots (of backups, of image volumes) do
+        # not count; volapi makes none, so every snapshot counts.
+        view['consumes_quota'] = True
     return view
 
 

@@ -1,5 +1,8 @@
 """Volume bodies, field for field as Cinder's v3 view builder (plus its
-tenant/host/migration attribute extensions) returns them up to 3.59."""
+tenant/host/migration attribute extensions) returns them up to 3.67.
+
+From 3.64 Cinder shows ``encryption_key_id`` for an encrypted volume only;
+volapi has no key manager and no encrypted volume, so it never appears."""
 from volapi.api import common
 from volapi.api import microversion as mv
 from volapi.api import policy
@@ -33,7 +36,7 @@ def detail(request, volume, attachments=(), permissions=None,
     context = request.ctx
     if permissions is None:
         permissions = view_permissions(context, volume.project_id)
-    volume_type = volume.volume_type
+    version = request.api_version
     view = {
         'id': volume.id,
         'status': volume.status,
@@ -44,8 +47,8 @@ def detail(request, volume, attachments=(), permissions=None,
         'attachments': _attachments(volume, attachments),
         'name': volume.display_name,
         'description': volume.display_description,
-        'volume_type': volume_type.name if volume_type is not None
-        else volume.volume_type_id,
+        'volume_type': volume.volume_type.name
+        if volume.volume_type is not None else volume.volume_type_id,
         'snapshot_id': volume.snapshot_id,
         'source_volid': volume.source_volid,
         'metadata': volume.metadata,
@@ -71,7 +74,6 @@ def detail(request, volume, attachments=(), permissions=None,
     if image_metadata and permissions['image_metadata']:
         # Only where there is some, as Cinder shows it.
         view['volume_image_metadata'] = dict(image_metadata)
-    version = request.api_version
     if version >= mv.GROUP_VOLUME:
         view['group_id'] = volume.group_id
     if version >= mv.VOLUME_DETAIL_PROVIDER_ID and context.is_admin:
@@ -79,6 +81,15 @@ def detail(request, volume, attachments=(), permissions=None,
     if version >= mv.VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS:
         view['shared_targets'] = False
         view['service_uuid'] = None
+    if version >= mv.VOLUME_CLUSTER_NAME and context.is_admin:
+        view['cluster_name'] = volume.cluster_name
+    if version >= mv.VOLUME_TYPE_ID_IN_VOLUME_DETAIL:
+        view['volume_type_id'] = volume.volume_type_id
+    if version >= mv.USE_QUOTA:
+        # Every volapi volume counts against its project's quota: a
+        # migration holds its destination with a placement consumer, not
+        # with a second volume as Cinder's does.
+        view['consumes_quota'] = True
     return view
 
 
