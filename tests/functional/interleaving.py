@@ -3,6 +3,9 @@ UPDATE of that row starts and waits for it, then the first goes on."""
 import threading
 import time
 
+from db import api as db_api
+from db import session
+
 WAIT = 15  # seconds; generous, the tests normally take a fraction of one
 
 
@@ -83,3 +86,29 @@ class Interleaving:
         if errors:
             raise errors[0]
         return results['holder'], results['contender']
+
+
+def outcome(context, change, refused, hold=None, read_committed=False):
+    """True if ``change(ctx)`` committed, in one transaction retried whole
+    on deadlocks; False if it raised ``refused``. ``hold()`` runs after the
+    change, before the commit, on the first attempt only (a holder's
+    ``hold`` of :meth:`Interleaving.interleave`). ``read_committed``: the
+    transaction runs at READ COMMITTED (PostgreSQL), as claims do."""
+    attempts = []
+
+    @db_api.retry_on_deadlock
+    def transaction(ctx):
+        with session.writer.using(ctx):
+            if read_committed:
+                with session.writer.connection.using(ctx) as conn:
+                    session.read_committed(conn)
+            change(ctx)
+            if hold and not attempts:
+                attempts.append(1)
+                hold()
+
+    try:
+        transaction(context)
+        return True
+    except refused:
+        return False

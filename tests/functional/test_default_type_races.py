@@ -39,19 +39,10 @@ class DefaultTypeInterleavingTest(interleaving.Interleaving,
 
     def set_default(self, hold=None):
         """True: set; False: refused, the type is gone."""
-        @db_api.retry_on_deadlock
-        def transaction(context):
-            with session.writer.using(context):
-                default_type.set_type(context, PROJECT, self.type_id)
-                if hold and not attempts:
-                    attempts.append(1)
-                    hold()
-        attempts = []
-        try:
-            transaction(self.make_context())
-            return True
-        except type_obj.VolumeTypeNotFound:
-            return False
+        return interleaving.outcome(
+            self.make_context(),
+            lambda ctx: default_type.set_type(ctx, PROJECT, self.type_id),
+            type_obj.VolumeTypeNotFound, hold)
 
     def delete_type(self, hold=None):
         """True: deleted; False: refused, a project's default. The type

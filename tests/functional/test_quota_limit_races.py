@@ -13,8 +13,6 @@ import sqlalchemy as sa
 from oslo_config import cfg
 from oslo_utils import timeutils
 
-from db import api as db_api
-from db import session
 from objects import quota
 from tests.functional import api_fixtures
 from tests.functional import interleaving
@@ -46,38 +44,18 @@ class LimitInterleavingTest(interleaving.Interleaving,
 
     def claim(self, hold=None):
         """One more volume, as a create claims it; False: over quota."""
-        @db_api.retry_on_deadlock
-        def transaction(context):
-            with session.writer.connection.using(context) as conn:
-                session.read_committed(conn)
-                quota.charge(context, CONF, PROJECT, volumes=1,
-                             gigabytes=1, size=1)
-                if hold and not attempts:
-                    attempts.append(1)
-                    hold()
-        attempts = []
-        try:
-            transaction(self.make_context())
-            return True
-        except quota.OverQuota:
-            return False
+        return interleaving.outcome(
+            self.make_context(), lambda ctx: quota.charge(
+                ctx, CONF, PROJECT, volumes=1, gigabytes=1, size=1),
+            quota.OverQuota, hold, read_committed=True)
 
     def lower_limit(self, hold=None):
         """The limit set to what the project holds; False: refused, below
         what it holds."""
-        @db_api.retry_on_deadlock
-        def transaction(context):
-            with session.writer.using(context):
-                quota.set_own_limits(context, PROJECT, {'volumes': HELD})
-                if hold and not attempts:
-                    attempts.append(1)
-                    hold()
-        attempts = []
-        try:
-            transaction(self.make_context())
-            return True
-        except quota.LimitBelowUsage:
-            return False
+        return interleaving.outcome(
+            self.make_context(), lambda ctx: quota.set_own_limits(
+                ctx, PROJECT, {'volumes': HELD}),
+            quota.LimitBelowUsage, hold)
 
     def test_claim_waiting_for_a_lowered_limit_sees_it(self):
         lowered, claimed = self.interleave(self.lower_limit, self.claim)
