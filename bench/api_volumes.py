@@ -11,6 +11,7 @@ worker serves.
 import io
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -68,9 +69,16 @@ def measure(application, method, path, body=None, count=300):
 
 
 def main():
+    workdir = tempfile.mkdtemp(prefix='volapi-bench-')
+    try:
+        run(workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run(workdir):
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     url = os.environ.get('VOLAPI_BENCH_DB_URL')
-    workdir = tempfile.mkdtemp(prefix='volapi-bench-')
     url = url or 'sqlite:///%s/bench.sqlite' % workdir
     CONF([], project='volapi', default_config_files=[])
     CONF.set_override('state_path', workdir)
