@@ -5,8 +5,9 @@ failure that outlasted every retry, or the message broker refusing a
 message is a 503 with ``Retry-After``, in each API's own error format; the
 request did not take effect (a transaction that failed before its COMMIT
 was rolled back). A cast is not one of these: a workers row records
-each, and its failure is left to the reconciliation (rpc.volume). The
-call initialize_connection is: the attachment waits for its answer.
+each, and its failure is left to the reconciliation (rpc.volume). A call
+(initialize_connection, get_capabilities) is: the request waits for its
+answer.
 """
 from oslo_log import log as logging
 
