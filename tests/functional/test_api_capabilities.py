@@ -1,11 +1,7 @@
 """GET /v3/capabilities/{host}: a volume backend's capabilities, answered
 by its worker; a backend nobody serves now is a 503 at once."""
-import datetime
 import time
 
-from oslo_utils import timeutils
-
-import objects
 from tests.functional import api_fixtures
 from tests.functional import volume_worker_fixture as vwf
 
@@ -45,11 +41,7 @@ class CapabilitiesTest(api_fixtures.APITestCase):
             self.show('nope@file', status=404), 404))
 
     def test_a_backend_whose_worker_is_down_is_503_at_once(self):
-        self.worker.worker.heartbeat.stop()
-        service = objects.Service.get_by_id(
-            self.context, self.worker.worker.heartbeat.service_id)
-        service.heartbeat(now=timeutils.utcnow() - datetime.timedelta(
-            seconds=self.config.conf.service_down_time + 1))
+        self.worker.mark_down()
         started = time.monotonic()
         response = self.show(status=503)
         self.assertLess(time.monotonic() - started, 10)

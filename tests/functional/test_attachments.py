@@ -1,13 +1,11 @@
 """The attachments API (3.27+) through the whole API: reserve, connect
 (with a real worker answering initialize_connection), complete (3.44),
 delete; the volume's status follows; refusals and bad input are 4xx."""
-import datetime
 import logging
 import time
 import uuid
 
 import fixtures
-from oslo_utils import timeutils
 
 from db import models
 import objects
@@ -182,11 +180,7 @@ class ConnectTest(AttachmentTestCase):
         # The worker's heartbeat is older than service_down_time: the API
         # answers without waiting out an RPC timeout, and keeps nothing.
         self.config.set(rpc_response_timeout=60)
-        self.worker.worker.heartbeat.stop()
-        service = objects.Service.get_by_id(
-            self.context, self.worker.worker.heartbeat.service_id)
-        service.heartbeat(now=timeutils.utcnow() - datetime.timedelta(
-            seconds=self.config.conf.service_down_time + 1))
+        self.worker.mark_down()
         started = time.monotonic()
         response = self.create(connector=CONNECTOR, status=503)
         self.assertLess(time.monotonic() - started, 10)

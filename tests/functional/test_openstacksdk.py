@@ -6,6 +6,16 @@ import openstack
 from tests.functional import test_actions_cli
 
 
+def connect(endpoint, token):
+    """openstacksdk's connection to the volume API at ``endpoint``, as
+    ``token`` (noauth), with nothing from the environment."""
+    return openstack.connect(
+        auth_type='admin_token', auth={'token': token, 'endpoint': endpoint},
+        block_storage_endpoint_override=endpoint,
+        block_storage_api_version='3', load_yaml_config=False,
+        load_envvars=False)
+
+
 class OpenStackSDKTest(test_actions_cli.CinderClientTestCase):
 
     def setUp(self):
@@ -13,12 +23,7 @@ class OpenStackSDKTest(test_actions_cli.CinderClientTestCase):
         self.config.set('quota', volumes=10, snapshots=10, gigabytes=1000)
 
     def connect(self, token):
-        return openstack.connect(
-            auth_type='admin_token',
-            auth={'token': token, 'endpoint': self.endpoint},
-            block_storage_endpoint_override=self.endpoint,
-            block_storage_api_version='3', load_yaml_config=False,
-            load_envvars=False)
+        return connect(self.endpoint, token)
 
     def test_quota_calls(self):
         admin = self.connect('admin:admin').block_storage

@@ -8,6 +8,7 @@ from cinderclient import exceptions as cinder_exc
 from tests.functional import cinder_cli
 from tests.functional import placement_invariant as invariant
 from tests.functional import test_actions_cli
+from tests.functional import test_openstacksdk
 
 
 class TransferClientTestCase(test_actions_cli.CinderClientTestCase):
@@ -102,12 +103,7 @@ class CinderClientTransferTest(TransferClientTestCase):
 class OpenStackSDKTransferTest(TransferClientTestCase):
 
     def connect(self, token):
-        return openstack.connect(
-            auth_type='admin_token',
-            auth={'token': token, 'endpoint': self.endpoint},
-            block_storage_endpoint_override=self.endpoint,
-            block_storage_api_version='3', load_yaml_config=False,
-            load_envvars=False).block_storage
+        return test_openstacksdk.connect(self.endpoint, token).block_storage
 
     def test_transfer_calls(self):
         giver = self.connect('user-a:project-a')

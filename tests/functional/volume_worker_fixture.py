@@ -1,9 +1,13 @@
 """A whole volume worker (VolumeWorker: file driver, services
 row, RPC server) running in this process on the test's private in-memory
 transport, so API requests complete end to end."""
+import datetime
 import time
 
 import fixtures
+from oslo_utils import timeutils
+
+import objects
 
 from volapi.volume import worker as volume_worker
 
@@ -21,6 +25,15 @@ class RunningWorker(fixtures.Fixture):
         self.worker = volume_worker.VolumeWorker(self.test.config.conf)
         self.worker.start(unclaimed_timeout=0)
         self.addCleanup(self.worker.stop)
+
+    def mark_down(self):
+        """Stop the heartbeat and date the last one older than
+        service_down_time: the worker counts as down."""
+        self.worker.heartbeat.stop()
+        service = objects.Service.get_by_id(
+            self.test.context, self.worker.heartbeat.service_id)
+        service.heartbeat(now=timeutils.utcnow() - datetime.timedelta(
+            seconds=self.test.config.conf.service_down_time + 1))
 
 
 def wait_for(fetch, done, timeout=15.0, interval=0.02):

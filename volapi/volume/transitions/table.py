@@ -70,6 +70,10 @@ SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
 WORKER_TYPES = worker.RESOURCE_TYPES
 
 
+# An attachment removed (soft-deleted), however it goes.
+ATTACHMENT_REMOVED_VALUES = {'attach_status': 'detached', 'detach_time': NOW,
+                             'deleted': True, 'deleted_at': NOW}
+
 _DELETE_EXPECT = {'attach_status': cond.Not('attached'),
                   'migration_status': NOT_MIGRATING,
                   'consistencygroup_id': None,
@@ -346,8 +350,7 @@ TABLE = [
         'attachment_remove', 'attachment',
         'os-detach / DELETE /attachments/{id}: soft-delete the attachment',
         requires=(NOT_CONNECTED,),
-        values={'attach_status': 'detached', 'detach_time': NOW,
-                'deleted': True, 'deleted_at': NOW}),
+        values=ATTACHMENT_REMOVED_VALUES),
     Transition(
         'attachment_disconnect', 'attachment',
         'DELETE /attachments/{id} of an attachment the worker connected: '
@@ -355,8 +358,7 @@ TABLE = [
         'connection, which the worker then makes (or a peer re-drives)',
         # The workers row and the cast terminate the connector loaded.
         requires=(Unchanged('connector'),),
-        values={'attach_status': 'detached', 'detach_time': NOW,
-                'deleted': True, 'deleted_at': NOW},
+        values=ATTACHMENT_REMOVED_VALUES,
         workers_row='track', workers_status='terminating'),
     # Snapshots ----------------------------------------------------------------
     Transition(
@@ -562,8 +564,7 @@ TABLE = [
         'terminated once that has committed)',
         source=('reserved', 'attaching'),
         requires=(ATTACHMENT_HOLD_EXPIRED, Unchanged('connector')),
-        values={'attach_status': 'detached', 'detach_time': NOW,
-                'deleted': True, 'deleted_at': NOW},
+        values=ATTACHMENT_REMOVED_VALUES,
         side='reconciliation'),
 ]
 
