@@ -111,6 +111,9 @@ class DefaultTypesTest(api_fixtures.APITestCase):
                     '/v3/default-types/project-a', body, headers=admin(),
                     status=400)
                 self.assertIn(expected, self.fault(response, 400))
+        # A project id longer than its column.
+        self.assertIn('project_id has more than 255 characters', self.fault(
+            self.put('p' * 256, 'gold', status=400), 400))
         self.assertEqual([], self.rows())
 
     def test_admin_only(self):

@@ -11,6 +11,8 @@ from volapi import request_text
 CONF = volapi_conf.CONF
 SORT_DIRECTIONS = ('asc', 'desc')
 DB_MAX_INT = 0x7FFFFFFF
+# What a column holds of a project id or a quota class name.
+MAX_NAME_LENGTH = 255
 
 
 def _non_negative_int(params, name):
@@ -60,6 +62,16 @@ def boolean_param(name, value):
         raise errors.BadRequest("Value '%s' for '%s' is not a boolean."
                                 % (request_text.excerpt(value), name))
     return strutils.bool_from_string(value, strict=True)
+
+
+def storable_name(name, value):
+    """Cinder's check_string_length of a project id or class name the
+    request stores (longer than its column: a 500 on PostgreSQL and
+    MySQL)."""
+    if len(value) > MAX_NAME_LENGTH:
+        raise errors.BadRequest(
+            'Invalid input received: %s has more than %d characters.'
+            % (name, MAX_NAME_LENGTH))
 
 
 def invalid_filters(names):

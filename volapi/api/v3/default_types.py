@@ -71,6 +71,7 @@ class DefaultTypeController:
     @validation.schema(SET_BODY)
     def _set(self, body):
         context = _authorized(policies.SET, self.project_id)
+        common.storable_name('project_id', self.project_id)
         wanted = body['default_type']['volume_type']
         try:
             volume_type = type_obj.VolumeType.get(

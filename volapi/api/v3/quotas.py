@@ -21,6 +21,7 @@ from objects import project_quota
 from objects import quota
 from objects import type_quota
 from volapi import request_text
+from volapi.api import common
 from volapi.api import errors
 from volapi.api import policy
 from volapi.api import rest
@@ -29,8 +30,6 @@ from volapi.policies import quotas as policies
 
 CONF = cfg.CONF
 MAX_LIMIT = 2 ** 31 - 1
-# What the quota limits table holds of a project id or class name.
-MAX_SCOPE_LENGTH = 255
 # What clients send beside the limits (Cinder ignores them too).
 NON_QUOTA_KEYS = ('id', 'tenant_id', 'class_name')
 
@@ -58,16 +57,6 @@ def _limits_from_body(body, key, per_type):
                 'between -1 and %d.' % (number, name, MAX_LIMIT))
         limits[name] = number
     return limits
-
-
-def _storable_scope(name, value):
-    """Cinder's check_string_length of a project id or class name a
-    limit is set for (longer than its column: a 500 on PostgreSQL and
-    MySQL)."""
-    if len(value) > MAX_SCOPE_LENGTH:
-        raise errors.BadRequest(
-            'Invalid input received: %s has more than %d characters.'
-            % (name, MAX_SCOPE_LENGTH))
 
 
 def _integer(value):
@@ -142,7 +131,7 @@ class QuotaSetController:
         context = request.ctx
         policy.authorize(context, policies.UPDATE,
                          {'project_id': self.project_id})
-        _storable_scope('project_id', self.project_id)
+        common.storable_name('project_id', self.project_id)
         per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
                                    'quota_set', per_type)
@@ -210,7 +199,7 @@ class QuotaClassSetController:
         request = pecan.request
         context = request.ctx
         policy.authorize(context, policies.CLASSES)
-        _storable_scope('quota_class_name', self.class_name)
+        common.storable_name('quota_class_name', self.class_name)
         per_type = type_quota.resources(context)
         limits = _limits_from_body(validation.parse_body(request),
                                    'quota_class_set', per_type)
