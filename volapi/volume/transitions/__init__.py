@@ -17,7 +17,9 @@ The package's parts:
 
 - :mod:`.vocabulary`: the types a table row is written in (Transition,
   Param, Loaded, Computed, Criterion, Also, Bound, Unchanged, NOW);
-- :mod:`.table`: the table and the statuses it speaks of, nothing else;
+- :mod:`.table`: the table, a module per concern (volumes, attachments,
+  snapshots, transfers, the manager's side, reconciliation), and the
+  statuses it speaks of, nothing else;
 - :mod:`.blocks`: the SQL criteria and computed values its rows use;
 - :mod:`.engine`: compiling a row for one object (:func:`engine.prepare`),
   running steps in one transaction (:func:`engine.run`), one transition on

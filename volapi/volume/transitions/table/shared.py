@@ -1,0 +1,29 @@
+"""Statuses and sets of values that more than one part of the table
+speaks of."""
+from objects import worker
+from volapi.volume.transitions.vocabulary import NOW
+
+
+# Cinder's AVAILABLE_MIGRATION_STATUS: the volume is not being migrated.
+NOT_MIGRATING = (None, 'deleting', 'error', 'success')
+# Statuses a volume may be reset to (Cinder's VolumeAdminController).
+RESET_STATUSES = ('creating', 'available', 'deleting', 'error',
+                  'error_deleting', 'error_managing', 'managing', 'attaching',
+                  'in-use', 'detaching', 'maintenance', 'reserved',
+                  'extending', 'error_extending', 'retyping')
+RESET_ATTACH_STATUSES = ('attached', 'detached')
+RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
+                            'none', 'starting')
+# Statuses a snapshot may be reset to (Cinder's SnapshotStatus.ALL but
+# 'deleted', which only a finished delete sets).
+SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
+                           'updating', 'error_deleting', 'unmanaging',
+                           'backing-up', 'restoring')
+
+# The ``workers`` row's resource_type for each resource (Cinder's names).
+WORKER_TYPES = worker.RESOURCE_TYPES
+
+
+# An attachment removed (soft-deleted), however it goes.
+ATTACHMENT_REMOVED_VALUES = {'attach_status': 'detached', 'detach_time': NOW,
+                             'deleted': True, 'deleted_at': NOW}

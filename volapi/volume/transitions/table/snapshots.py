@@ -1,0 +1,38 @@
+"""Snapshots: created, described and acted on through /snapshots."""
+from db import conditions as cond
+from volapi.policies import snapshots as snapshot_policies
+from volapi.volume.transitions.blocks import CASCADE_SNAPSHOT_STATUSES
+from volapi.volume.transitions.blocks import NAME_VALUES
+from volapi.volume.transitions.vocabulary import Param
+from volapi.volume.transitions.vocabulary import Transition
+
+
+TABLE = [
+    Transition(
+        'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
+        values=NAME_VALUES),
+    Transition(
+        'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
+        source=('available', 'error'),
+        values={'status': 'deleting'},
+        workers_row='track'),
+    Transition(
+        'snapshot_force_delete', 'snapshot',
+        'os-force_delete: start deleting from any status',
+        expect={'status': cond.Not('deleting')},
+        values={'status': 'deleting'},
+        policy=snapshot_policies.FORCE_DELETE,
+        workers_row='track'),
+    Transition(
+        'snapshot_reset_status', 'snapshot',
+        'os-reset_status: set the status given, whatever it is',
+        values={'status': Param('status')},
+        policy=snapshot_policies.RESET_STATUS,
+        workers_row='finish'),
+    Transition(
+        'snapshot_cascade_delete', 'snapshot',
+        'DELETE /volumes/{id}?cascade=true takes each snapshot along',
+        source=CASCADE_SNAPSHOT_STATUSES,
+        values={'status': 'deleting'},
+        workers_row='track'),
+]
