@@ -12,6 +12,7 @@ from volapi.policies import clusters
 from volapi.policies import default_types
 from volapi.policies import limits
 from volapi.policies import messages
+from volapi.policies import qos_specs
 from volapi.policies import quotas
 from volapi.policies import scheduler_stats
 from volapi.policies import services
@@ -30,4 +31,5 @@ def list_rules():
         limits.list_rules(), quotas.list_rules(), messages.list_rules(),
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
-        default_types.list_rules(), volume_transfer.list_rules()))
+        default_types.list_rules(), volume_transfer.list_rules(),
+        qos_specs.list_rules()))

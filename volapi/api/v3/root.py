@@ -11,6 +11,7 @@ from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
+from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
@@ -51,6 +52,7 @@ class Resources:
                 transfers.TransfersController(paged=False))
         setattr(self, 'volume-transfers',
                 transfers.TransfersController(paged=True))
+        setattr(self, 'qos-specs', qos_specs.QosSpecsController())
 
 
 class V3Controller:
