@@ -107,8 +107,24 @@ def _connect(context, volume, attachment, connector):
             'Unable to initialize the connection to volume %s: the volume '
             'worker failed (%s).' % (
                 volume.id, getattr(e, 'exc_type', type(e).__name__)))
-    engine.apply(context, 'attachment_connected', attachment,
-                 connection_info=jsonutils.dumps(info))
+    try:
+        engine.apply(context, 'attachment_connected', attachment,
+                     connection_info=jsonutils.dumps(info))
+    except db_exc.NotFound:
+        _terminate_again(context, volume, attachment)
+        raise
+
+
+def _terminate_again(context, volume, attachment):
+    # The attachment was deleted while the worker made its connection, and
+    # the delete's termination may have run before the connection existed.
+    # Terminating is idempotent: record and send one more, now that the
+    # connection is made.
+    LOG.info('attachment %s was deleted while it was connected: '
+             'terminating its connection again', attachment.id)
+    objects.Worker.track(context, 'attachment', attachment.id, 'terminating')
+    volume_api.worker_client().terminate_connection(context, volume,
+                                                    attachment)
 
 
 def update(context, attachment_id, connector, version=None, authorize=None):
