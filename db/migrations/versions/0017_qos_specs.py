@@ -1,7 +1,7 @@
 """qos_specs: QoS specs and their association with volume types
 
 Revision ID: 0017_qos_specs
-Revises: 0014_mv367
+Revises: 0018_services_unique
 Create Date: 2026-11-26
 
 Cinder's QoS specs (``cinder qos-create``, ``qos-associate``): a named set
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0017_qos_specs'
-down_revision = '0014_mv367'
+down_revision = '0018_services_unique'
 branch_labels = None
 depends_on = None
 
