@@ -62,8 +62,8 @@ def associated_types(spec_id):
 
 
 def _live(ident):
-    """The row of the live spec ``ident`` or None; an id that is no UUID
-    names none (and is not sent to the database)."""
+    """SQL: the row of the live spec ``ident``; None for an id that is no
+    UUID, which names no spec (and is not sent to the database)."""
     if not uuidutils.is_uuid_like(ident):
         return None
     return (_SPECS.c.id == ident) & (_SPECS.c.deleted == sa.false())
@@ -88,11 +88,11 @@ class QosSpecs(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def get(cls, context, ident):
         """The live spec ``ident`` with its keys; QosSpecsNotFound."""
         live = _live(ident)
-        row = None
-        if live is not None:
-            with session.reader.connection.using(context) as conn:
-                row = conn.execute(sa.select(_SPECS).where(live)
-                                   ).mappings().first()
+        if live is None:
+            raise QosSpecsNotFound(ident)
+        with session.reader.connection.using(context) as conn:
+            row = conn.execute(sa.select(_SPECS).where(live)
+                               ).mappings().first()
         if row is None:
             raise QosSpecsNotFound(ident)
         return cls._with_items(context, [row])[0]
