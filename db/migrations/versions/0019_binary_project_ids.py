@@ -1,7 +1,7 @@
 """project ids compare byte for byte on MariaDB
 
 Revision ID: 0019_binary_project_ids
-Revises: 0014_mv367
+Revises: 0018_services_unique
 Create Date: 2026-11-26
 
 MariaDB's default collation ignores case and trailing spaces, so projects
@@ -16,7 +16,7 @@ collation without padding of 0011_binary_keys.
 from alembic import op
 
 revision = '0019_binary_project_ids'
-down_revision = '0014_mv367'
+down_revision = '0018_services_unique'
 branch_labels = None
 depends_on = None
 
