@@ -1,7 +1,7 @@
 """qos_specs: QoS specs and their association with volume types
 
 Revision ID: 0017_qos_specs
-Revises: 0018_services_unique
+Revises: 0019_binary_project_ids
 Create Date: 2026-11-26
 
 Cinder's QoS specs (``cinder qos-create``, ``qos-associate``): a named set
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0017_qos_specs'
-down_revision = '0018_services_unique'
+down_revision = '0019_binary_project_ids'
 branch_labels = None
 depends_on = None
 

@@ -20,11 +20,13 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volume_actions as schemas
+from volapi.policies import manageable_volumes as manage_policies
 from volapi.policies import volume_actions as policies
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
 from volapi.volume import attachments
 from volapi.volume import image_metadata
+from volapi.volume import manage
 from volapi.volume import migrations
 
 
@@ -167,6 +169,8 @@ ACTIONS = {
                               _force_detach),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
                               _reset_status),
+    'os-unmanage': Action(schemas.no_arguments, manage_policies.UNMANAGE,
+                          _no_argument(manage.unmanage)),
     'os-retype': Action(schemas.retype, policies.RETYPE, _retype),
     'os-migrate_volume': Action(None, policies.MIGRATE, _migrate,
                                 versioned_schema=_migrate_schema),
