@@ -279,6 +279,26 @@ class QosSpecsAPITest(api_fixtures.APITestCase):
                 self.assertEqual(404, response.status_int,
                                  (method, route, ident, response.text))
 
+    def test_bodies_that_are_no_objects(self):
+        spec_id = self.spec('gold')
+        for method, path, body, message in (
+                ('POST', ROOT, {'qos_specs': 'x'},
+                 "Invalid input for field/attribute qos_specs. Value: x. "
+                 "'x' is not of type 'object'"),
+                ('POST', ROOT, [], "[] is not of type 'object'"),
+                ('PUT', ROOT + '/' + spec_id, {'qos_specs': []},
+                 "Invalid input for field/attribute qos_specs. Value: []. "
+                 "[] is not of type 'object'"),
+                ('PUT', ROOT + '/' + spec_id + '/delete_keys', {'keys': 'a'},
+                 "Invalid input for field/attribute keys. Value: a. 'a' is "
+                 "not of type 'array'")):
+            response = self.app.request(
+                path, method=method, body=json.dumps(body).encode(),
+                headers=dict(ADMIN, **{'Content-Type': 'application/json'}),
+                expect_errors=True)
+            self.assertEqual(message, self.fault(response, 400))
+        self.assertEqual({}, self.show(spec_id)['specs'])
+
     def test_listed_among_the_extensions(self):
         self.assertEqual(
             {'extension': {'name': 'Qos_specs_manage', 'alias': 'qos-specs',
