@@ -112,9 +112,10 @@ class QuotaAPITest(QuotaTestCase):
             {name: (usage[name]['in_use'], usage[name]['limit'])
              for name in LIMITED})
         # A limit under what is used is refused, as Cinder does.
-        self.assertIn('Quota volumes limit must be equal or greater than '
-                      'existing resources', self.fault(
-                          self.set_quota(status=400, volumes=0), 400))
+        self.assertEqual(
+            'Quota volumes limit must be equal or greater than existing '
+            'resources. Current usage is 1 and the requested limit is 0.',
+            self.fault(self.set_quota(status=400, volumes=0), 400))
 
 
 class EnforcementTest(QuotaTestCase):

@@ -119,9 +119,11 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
         self.assertEqual((1, 1, 6, 2, 8), self.in_use(
             'volumes_gold', 'snapshots_gold', 'gigabytes_gold', 'volumes',
             'gigabytes'))
-        self.assertIn('Quota volumes_gold limit must be equal or greater '
-                      'than existing resources', self.fault(
-                          self.set_quota(status=400, volumes_gold=0), 400))
+        self.assertEqual(
+            'Quota volumes_gold limit must be equal or greater than '
+            'existing resources. Current usage is 1 and the requested limit '
+            'is 0.', self.fault(self.set_quota(status=400, volumes_gold=0),
+                                400))
         # Refused whole: the project-wide limit in the same request is
         # not set either.
         self.set_quota(status=400, volumes=50, volumes_gold=0)

@@ -139,10 +139,11 @@ class QuotaSetController:
             project_quota.set_limits(context, self.project_id, limits,
                                      per_type)
         except quota.LimitBelowUsage as exc:
+            # Cinder's words (its _validate_existing_resource).
             raise errors.BadRequest(
-                'Invalid input received: Quota %s limit must be equal '
-                'or greater than existing resources.'
-                % exc.resource) from None
+                'Quota %s limit must be equal or greater than existing '
+                'resources. Current usage is %s and the requested limit '
+                'is %s.' % (exc.resource, exc.usage, exc.limit)) from None
         return {'quota_set': _project_limits(context, self.project_id,
                                              per_type)}
 
