@@ -114,6 +114,20 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             {'disabled': disabled, 'disabled_reason': reason},
             {'host': host, 'binary': binary, 'deleted': False})
 
+    @classmethod
+    def remove(cls, context, host, binary, down_before):
+        """Soft-delete the row of host/binary if its service is down (its
+        last heartbeat before ``down_before``, a naive UTC datetime): one
+        compare-and-swap, so a service that reports in meanwhile keeps its
+        row. False if there is no such row, or its service is up. Peers
+        then take over what it held (a deleted service counts as down)."""
+        now = timeutils.utcnow()
+        return db_api.conditional_update(
+            context, cls.model, {'deleted': True, 'deleted_at': now},
+            {'host': host, 'binary': binary, 'deleted': False},
+            filters=(sa.func.coalesce(cls.model.heartbeat_at,
+                                      cls.model.created_at) < down_before,))
+
     def last_seen(self):
         return self.heartbeat_at or self.created_at
 

@@ -280,6 +280,27 @@ VOLUME_MATRIX = {
     ('GET', '/v3/capabilities/{host}'): (
         lambda w: ('/v3/capabilities/nowhere@file', None, []),
         expect(403, 403, 404)),
+    # Administrators only; the admin's reference names no file.
+    ('GET', '/v3/manageable_volumes'): (
+        lambda w: ('/v3/manageable_volumes?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/manageable_volumes/detail'): (
+        lambda w: ('/v3/manageable_volumes/detail?host=worker-1@file', None,
+                   []), expect(403, 403, 200)),
+    ('POST', '/v3/manageable_volumes'): (
+        lambda w: ('/v3/manageable_volumes', {'volume': {
+            'host': 'worker-1@file', 'ref': {'source-name': 'none'}}}, []),
+        expect(403, 403, 400)),
+    ('GET', '/v3/os-volume-manage'): (
+        lambda w: ('/v3/os-volume-manage?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-volume-manage/detail'): (
+        lambda w: ('/v3/os-volume-manage/detail?host=worker-1@file', None,
+                   []), expect(403, 403, 200)),
+    ('POST', '/v3/os-volume-manage'): (
+        lambda w: ('/v3/os-volume-manage', {'volume': {
+            'host': 'worker-1@file', 'ref': {'source-name': 'none'}}}, []),
+        expect(403, 403, 400)),
     ('GET', '/v3/scheduler-stats/get_pools'): (
         lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
         expect(403, 403, 200)),
@@ -347,11 +368,18 @@ ACTION_MATRIX = {
     (_VOLUME_ACTION, 'os-detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-initialize_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-terminate_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(202, 404, 202)),
     (_VOLUME_ACTION, 'os-force_detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-reset_status'): (
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
+    # The world's volume has a snapshot: the admin's is refused.
+    (_VOLUME_ACTION, 'os-unmanage'): (
+        None, 'volume', expect(403, 404, 400)),
     (_VOLUME_ACTION, 'os-retype'): (
         {'new_type': '<type>'}, 'volume', expect(202, 404, 202)),
     # Admin only; the admin's request names no pool that can take it.

@@ -38,6 +38,8 @@ EXTENSIONS = (
      'Expose host as an attribute of a volume.'),
     ('VolumeImageMetadata', 'os-vol-image-meta', '2012-12-07T00:00:00+00:00',
      'Show image metadata associated with the volume.'),
+    ('VolumeManage', 'os-volume-manage', '2014-02-10T00:00:00+00:00',
+     "Allows existing backend storage to be 'managed' by Cinder."),
     ('VolumeMigStatusAttribute', 'os-vol-mig-status-attr',
      '2013-08-08T00:00:00+00:00',
      'Expose migration_status as an attribute of a volume.'),
@@ -48,6 +50,8 @@ EXTENSIONS = (
      'Volume transfer management support.'),
     ('VolumeTypeAccess', 'os-volume-type-access', '2014-06-26T00:00:00Z',
      'Volume type access support.'),
+    ('VolumeUnmanage', 'os-volume-unmanage', '2012-05-31T00:00:00+00:00',
+     'Enable volume unmanage operation.'),
 )
 
 
