@@ -12,6 +12,7 @@ from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
+from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
@@ -55,6 +56,7 @@ class Resources:
                 transfers.TransfersController(paged=False))
         setattr(self, 'volume-transfers',
                 transfers.TransfersController(paged=True))
+        setattr(self, 'qos-specs', qos_specs.QosSpecsController())
         setattr(self, 'os-volume-manage',
                 volume_manage.ManageableVolumesController())
 
