@@ -11,3 +11,4 @@ def register_all():
     __import__('objects.service')
     __import__('objects.worker')
     __import__('objects.transfer')
+    __import__('objects.backup')
