@@ -384,3 +384,110 @@ class ListTest(backup_fixtures.BackupTestCase):
         owner = api_fixtures.caller(self.project, version='3.56')
         self.assertNotIn('user_id', self.get('/v3/backups/detail', owner)
                          .json['backups'][0])
+
+
+class RestoreTest(backup_fixtures.BackupTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.volume = rows.volume(self.context, project_id=self.project,
+                                  size=2)
+        self.target = rows.volume(self.context, project_id=self.project,
+                                  size=2)
+        self.small = rows.volume(self.context, project_id=self.project,
+                                 size=1)
+        self.other = rows.volume(self.context, project_id='project-b')
+        self.backup = self.backup_id(self.volume.id)
+
+    def test_backup_must_be_available(self):
+        message = ("Invalid backup: backup status must be 'available', it "
+                   "is 'creating'")
+        self.assertEqual(message, self.fault(self.restore(
+            self.backup, status=400), 400))
+        self.assertEqual(message, self.fault(self.restore(
+            self.backup, volume_id=self.target.id, status=400), 400))
+        self.assertEqual('available', self.volume_row(self.target.id)[
+            'status'])
+        self.assertEqual(4, rows.count(self.context, models.Volume))
+
+    def test_to_new_volume(self):
+        self.reset(self.backup, 'available')
+        restored = self.restore(self.backup, name='r').json['restore']
+        self.assertEqual({'backup_id': self.backup, 'volume_name': 'r',
+                          'volume_id': restored['volume_id']}, restored)
+        volume = self.volume_row(restored['volume_id'])
+        self.assertEqual(('restoring-backup', 2, self.project),
+                         (volume['status'], volume['size'],
+                          volume['project_id']))
+        backup = self.backup_row(self.backup)
+        self.assertEqual(('restoring', restored['volume_id']),
+                         (backup['status'], backup['restore_volume_id']))
+        self.assertEqual('restoring', rows.worker_status(
+            self.context, 'backup', self.backup))
+        # The new volume holds its quota as a created one does.
+        used = self.app.get('/v3/os-quota-sets/%s?usage=True'
+                            % self.project, headers=ADMIN).json['quota_set']
+        self.assertEqual(4, used['volumes']['in_use'])
+
+    def test_to_new_volume_over_quota(self):
+        self.reset(self.backup, 'available')
+        self.app.put_json('/v3/os-quota-sets/%s' % self.project,
+                          {'quota_set': {'volumes': 3}}, headers=ADMIN)
+        self.assertEqual(
+            "Maximum number of volumes allowed (3) exceeded for quota "
+            "'volumes'.", self.fault(self.restore(self.backup, status=413),
+                                     413))
+        self.assertEqual('available', self.backup_row(self.backup)['status'])
+        self.assertEqual(4, rows.count(self.context, models.Volume))
+
+    def test_to_existing_volume(self):
+        self.reset(self.backup, 'available')
+        restored = self.restore(self.backup, volume_id=self.target.id,
+                                name='ignored').json['restore']
+        self.assertEqual(self.target.id, restored['volume_id'])
+        self.assertEqual('restoring-backup', self.volume_row(
+            self.target.id)['status'])
+        # Both are held: neither a second restore nor a delete passes.
+        self.assertEqual(
+            "Invalid backup: backup status must be one of 'available', "
+            "'error', it is 'restoring'", self.fault(self.app.delete(
+                '/v3/backups/%s' % self.backup, headers=self.owner,
+                status=400), 400))
+        self.assertEqual(
+            "Invalid volume: volume status must be one of 'available', "
+            "'error', 'error_restoring', 'error_extending', "
+            "'error_managing', it is 'restoring-backup'",
+            self.fault(self.app.delete('/v3/volumes/%s' % self.target.id,
+                                       headers=self.owner, status=400),
+                       400))
+
+    def test_to_unusable_volumes(self):
+        self.reset(self.backup, 'available')
+        self.fault(self.restore(self.backup, volume_id=self.other.id,
+                                status=404), 404)
+        missing = str(uuid.uuid4())
+        self.assertEqual('Volume %s could not be found.' % missing,
+                         self.fault(self.restore(self.backup,
+                                                 volume_id=missing,
+                                                 status=404), 404))
+        self.assertEqual(
+            "Invalid volume: volume status must be 'available', it is "
+            "'backing-up'", self.fault(self.restore(
+                self.backup, volume_id=self.volume.id, status=400), 400))
+        self.assertEqual(
+            'Invalid volume: volume size 1 is too small to restore backup '
+            'of size 2.', self.fault(self.restore(
+                self.backup, volume_id=self.small.id, status=400), 400))
+        self.assertEqual('available', self.backup_row(self.backup)['status'])
+
+    def test_bad_bodies(self):
+        self.reset(self.backup, 'available')
+        for body in ({}, {'restore': {'volume_id': 'x'}},
+                     {'restore': {'x': 1}}, {'restore': {'name': 5}},
+                     {'restore': []}, []):
+            self.fault(self.app.post_json(
+                '/v3/backups/%s/restore' % self.backup, body,
+                headers=self.owner, status=400), 400)
+        self.app.get('/v3/backups/%s/restore' % self.backup,
+                     headers=self.owner, status=405)
+        self.assertEqual('available', self.backup_row(self.backup)['status'])
