@@ -272,7 +272,10 @@ class Transfer(SoftDeleteMixin, Base):
 class Service(SoftDeleteMixin, Base):
     """A running volapi process; ``updated_at`` is its heartbeat."""
     __tablename__ = 'services'
-    __table_args__ = (sa.UniqueConstraint('host', 'binary', 'deleted_at'),)
+    # One row per host and binary, deleted or not: a process registering
+    # takes its row back (see objects.service.Service.register).
+    __table_args__ = (sa.UniqueConstraint(
+        'host', 'binary', name='uniq_services0host0binary'),)
     cas_name = 'service'
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
     host = sa.Column(NAME, nullable=False)

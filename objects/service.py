@@ -1,6 +1,7 @@
 """The Service object: a running volapi process (a volume worker) in the
 ``services`` table, alive as long as its heartbeat is recent."""
 import sqlalchemy as sa
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from db import api as db_api
@@ -65,30 +66,32 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     @classmethod
     @db_api.retry_on_deadlock
     def register(cls, context, host, binary, topic=None, cluster_name=None):
-        """This process's row: the existing live row of host/binary (a
-        restarted service keeps its id, so it can recognise the work it held
-        in its previous life), or a new one.
+        """This process's row: the row of host/binary (a restarted service
+        keeps its id, so it can recognise the work it held in its previous
+        life; one an operator deleted is taken back), or a new one.
 
-        Two processes starting at once with the same host and binary could
-        both insert; that is a misconfiguration (host names a process), the
-        same one Cinder assumes away.
+        The row is unique per host and binary, so two processes starting at
+        once with the same host and binary share one row; each heartbeat's
+        compare-and-swap then tells them apart (see :meth:`heartbeat`).
         """
-        with session.writer.connection.using(context) as conn:
-            existing = cls.get_by_host_and_binary(context, host, binary)
-            if existing is not None:
-                if existing.cluster_name != cluster_name:
-                    # The service moved to another cluster: its peers change.
-                    existing.conditional_update(
-                        {'cluster_name': cluster_name},
-                        expected_values={
-                            'cluster_name': existing.cluster_name})
-                return existing
-            now = timeutils.utcnow()
-            result = conn.execute(sa.insert(cls.model.__table__).values(
-                host=host, binary=binary, topic=topic,
-                cluster_name=cluster_name, report_count=0,
-                disabled=False, deleted=False, created_at=now))
+        try:
+            with session.writer.connection.using(context) as conn:
+                result = conn.execute(sa.insert(cls.model.__table__).values(
+                    host=host, binary=binary, topic=topic,
+                    cluster_name=cluster_name, report_count=0,
+                    disabled=False, deleted=False,
+                    created_at=timeutils.utcnow()))
             return cls.get_by_id(context, result.inserted_primary_key[0])
+        except db_exc.DBDuplicateEntry:
+            pass
+        # The row exists: take it as this process's, live and in the
+        # cluster this process is configured for.
+        db_api.conditional_update(
+            context, cls.model,
+            {'deleted': False, 'deleted_at': None, 'topic': topic,
+             'cluster_name': cluster_name},
+            {'host': host, 'binary': binary}, include_deleted='yes')
+        return cls.get_by_host_and_binary(context, host, binary)
 
     def heartbeat(self, now=None):
         """Report in: one compare-and-swap bumping report_count and
@@ -110,6 +113,20 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             context, cls.model,
             {'disabled': disabled, 'disabled_reason': reason},
             {'host': host, 'binary': binary, 'deleted': False})
+
+    @classmethod
+    def remove(cls, context, host, binary, down_before):
+        """Soft-delete the row of host/binary if its service is down (its
+        last heartbeat before ``down_before``, a naive UTC datetime): one
+        compare-and-swap, so a service that reports in meanwhile keeps its
+        row. False if there is no such row, or its service is up. Peers
+        then take over what it held (a deleted service counts as down)."""
+        now = timeutils.utcnow()
+        return db_api.conditional_update(
+            context, cls.model, {'deleted': True, 'deleted_at': now},
+            {'host': host, 'binary': binary, 'deleted': False},
+            filters=(sa.func.coalesce(cls.model.heartbeat_at,
+                                      cls.model.created_at) < down_before,))
 
     def last_seen(self):
         return self.heartbeat_at or self.created_at

@@ -1,6 +1,9 @@
 """What the volume API tests share: the WSGI app under WebTest on the
 backend under test, callers (noauth headers) and helpers that drive the
 API the way a client does."""
+import threading
+from wsgiref import simple_server
+
 import webtest
 
 from tests import base
@@ -17,6 +20,12 @@ def caller(project='project-a', user='user-a', version=None, roles=None):
     if roles:
         headers['X-Roles'] = roles
     return headers
+
+
+class _QuietHandler(simple_server.WSGIRequestHandler):
+
+    def log_message(self, *args):
+        pass
 
 
 class APITestCase(base.DatabaseTestCase):
@@ -36,6 +45,17 @@ class APITestCase(base.DatabaseTestCase):
             self, **self.pool_options))
         self.app = webtest.TestApp(app.setup_app(self.config.conf))
         self.owner = caller(self.project)
+
+    def serve(self):
+        """Serve the app over HTTP on 127.0.0.1 until the test ends, for
+        the real clients; its /v3 endpoint."""
+        server = simple_server.make_server(
+            '127.0.0.1', 0, self.app.app, handler_class=_QuietHandler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        return 'http://127.0.0.1:%d/v3' % server.server_port
 
     def create_volume(self, headers=None, expect=202, **fields):
         body = {'volume': dict({'size': 1}, **fields)}

@@ -3,9 +3,7 @@ a volume worker in this process: its Python API (noauth, 3.44) for the
 volume actions, snapshots and attachments, and the ``cinder`` CLI for
 snapshots and attachments (test_api_cinderclient covers the
 CLI's create/extend/reset-state/delete)."""
-import threading
 import uuid
-from wsgiref import simple_server
 
 from cinderclient import client as cinder_client
 from cinderclient import exceptions as cinder_exc
@@ -21,24 +19,12 @@ CONNECTOR = {'host': 'compute-1', 'initiator': 'iqn.x', 'mountpoint':
              '/dev/vdb', 'mode': 'rw'}
 
 
-class _QuietHandler(simple_server.WSGIRequestHandler):
-
-    def log_message(self, *args):
-        pass
-
-
 class CinderClientTestCase(api_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
         self.useFixture(vwf.RunningWorker(self))
-        server = simple_server.make_server(
-            '127.0.0.1', 0, self.app.app, handler_class=_QuietHandler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
-        self.endpoint = 'http://127.0.0.1:%d/v3' % server.server_port
+        self.endpoint = self.serve()
 
     def client(self, user='user-a', project='project-a', version='3.44'):
         auth = noauth.CinderNoAuthPlugin(user, project,

@@ -2,9 +2,7 @@
 API served over HTTP on 127.0.0.1, with a volume worker (file driver) in
 this process on a private in-memory transport: create, list, show, extend,
 reset-state, delete, types; another project sees nothing."""
-import threading
 import time
-from wsgiref import simple_server
 
 from cinderclient import client as cinder_client
 from cinderclient.contrib import noauth
@@ -20,12 +18,6 @@ from volapi.volume import worker as volume_worker
 UUID = r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
 
-class _QuietHandler(simple_server.WSGIRequestHandler):
-
-    def log_message(self, *args):
-        pass
-
-
 class CinderCLITest(api_fixtures.APITestCase):
 
     def setUp(self):
@@ -35,13 +27,7 @@ class CinderCLITest(api_fixtures.APITestCase):
         worker = volume_worker.VolumeWorker(self.config.conf).start(
             unclaimed_timeout=0)
         self.addCleanup(worker.stop)
-        server = simple_server.make_server(
-            '127.0.0.1', 0, self.app.app, handler_class=_QuietHandler)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
-        self.endpoint = 'http://127.0.0.1:%d/v3' % server.server_port
+        self.endpoint = self.serve()
 
     def only_on_sqlite(self):
         # Each CLI call is a new Python process (seconds); what it checks,

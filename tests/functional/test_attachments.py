@@ -220,6 +220,37 @@ class ConnectTest(AttachmentTestCase):
         self.assertIsNone(wf.worker_row(self.context, 'attachment',
                                         attachment['id']))
 
+    def test_a_connection_made_after_its_attachment_went_is_ended(self):
+        # DELETE /attachments commits, and its termination runs, while the
+        # worker is still making the connection the PUT asked for: the
+        # termination came first, so the PUT ends the connection itself.
+        attachment = self.create().json['attachment']
+        driver = self.worker.worker.driver
+        connect = driver.initialize_connection
+
+        def connect_while_deleted(volume, connector):
+            info = connect(volume, connector)
+            self.app.delete('/v3/attachments/%s' % attachment['id'],
+                            headers=self.headers)
+            vwf.wait_for(self.terminations, lambda count: count == 1)
+            return info
+
+        self.useFixture(fixtures.MockPatchObject(
+            driver, 'initialize_connection', connect_while_deleted))
+        response = self.app.put_json(
+            '/v3/attachments/%s' % attachment['id'],
+            {'attachment': {'connector': CONNECTOR}},
+            headers=self.headers, status=404)
+        self.assertIn(attachment['id'], self.fault(response, 404))
+        vwf.wait_for(lambda: wf.worker_row(self.context, 'attachment',
+                                           attachment['id']),
+                     lambda row: row is None)
+        events = [line for line in self.driver_log.output.splitlines()
+                  if 'compute-1' in line]
+        self.assertEqual(['attached', 'detached', 'detached'],
+                         [line.split()[2] for line in events])
+        self.assertEqual(('available', 'detached'), self.volume_status())
+
     def test_a_termination_from_an_api_before_rpc_1_2_is_made_at_once(self):
         # Such an API wrote no workers row: nothing to claim.
         attachment = objects.VolumeAttachment.get_by_id(

@@ -375,6 +375,9 @@ ACTION_MATRIX = {
     (_VOLUME_ACTION, 'os-detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-force_detach'): (
+        {'attachment_id': '<attachment>'}, 'in_use',
+        expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-reset_status'): (
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-retype'): (

@@ -2,6 +2,7 @@
 import time
 
 import fixtures
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from db import models
@@ -9,6 +10,7 @@ from db import session
 import objects
 from tests import base
 from tests.functional import worker_fixtures as wf
+from tests.functional.test_claim_races import concurrently
 from volapi import service as volapi_service
 
 
@@ -70,7 +72,7 @@ class ServiceTest(base.DatabaseTestCase):
         service = objects.Service.get_by_id(self.context, first.service_id)
         self.assertEqual(4, service.report_count)
 
-    def test_deleted_row_is_registered_again(self):
+    def test_deleted_row_is_taken_back(self):
         beat = self.heartbeat()
         old_id = beat.service_id
         with session.writer.connection.using(self.context) as conn:
@@ -79,9 +81,32 @@ class ServiceTest(base.DatabaseTestCase):
                          .values(deleted=True,
                                  deleted_at=wf.timeutils.utcnow()))
         beat.beat()
-        self.assertNotEqual(old_id, beat.service_id)
-        self.assertEqual(1, objects.Service.get_by_id(
-            self.context, beat.service_id).report_count)
+        service = objects.Service.get_by_id(self.context, beat.service_id)
+        self.assertEqual((old_id, False, None, 2),
+                         (service.id, service.deleted, service.deleted_at,
+                          service.report_count))
+
+    def test_one_row_per_host_and_binary(self):
+        first = objects.Service.register(self.context, 'h1@file',
+                                         'volapi-volume', cluster_name='a')
+        # The database refuses a second row, however it is written.
+        with session.writer.connection.using(self.context) as conn:
+            with self.assertRaises(db_exc.DBDuplicateEntry):
+                conn.execute(sa.insert(models.Service.__table__).values(
+                    host='h1@file', binary='volapi-volume', report_count=0,
+                    disabled=False, deleted=False,
+                    created_at=wf.timeutils.utcnow()))
+        # Registering again takes the row, in the cluster now configured.
+        again = objects.Service.register(self.context, 'h1@file',
+                                         'volapi-volume', cluster_name='b')
+        self.assertEqual((first.id, 'b'), (again.id, again.cluster_name))
+
+    def test_processes_starting_at_once_share_one_row(self):
+        ids = concurrently(lambda i: objects.Service.register(
+            self.context, 'h1@file', 'volapi-volume').id, count=8)
+        self.assertEqual(1, len(set(ids)))
+        self.assertEqual(ids[:1], [s.id for s in objects.Service.get_all(
+            self.context, host='h1@file')])
 
 
 class PeriodicTest(base.TestCase):

@@ -45,6 +45,24 @@ _placement_reshape.arguments = [
                               '(cluster@backend for a cluster)'})]
 
 
+def _service_list(args):
+    from volapi.volume import service_commands
+    return service_commands.list_services(args)
+
+
+def _service_remove(args):
+    from volapi.volume import service_commands
+    return service_commands.remove_service(args)
+
+
+# Not 'binary' and 'host': the parsed arguments share a namespace with the
+# configuration's options, which have a 'host'.
+_service_remove.arguments = [
+    (('service_binary',), {'metavar': 'BINARY',
+                           'help': 'e.g. volapi-volume'}),
+    (('service_host',), {'metavar': 'HOST', 'help': 'e.g. host@backend'})]
+
+
 # (category, command) -> (function, help)
 COMMANDS = {
     ('db', 'sync'): (db_sync, 'create or upgrade the schema'),
@@ -60,6 +78,11 @@ COMMANDS = {
         _placement_reshape,
         'move the inventories and allocations of a backend whose pools '
         'changed to where its data is (workers stopped)'),
+    ('service', 'list'): (
+        _service_list, 'the services, up or down, enabled or disabled'),
+    ('service', 'remove'): (
+        _service_remove,
+        'remove a service that is down for good (e.g. a retired host)'),
 }
 
 

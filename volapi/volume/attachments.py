@@ -107,8 +107,24 @@ def _connect(context, volume, attachment, connector):
             'Unable to initialize the connection to volume %s: the volume '
             'worker failed (%s).' % (
                 volume.id, getattr(e, 'exc_type', type(e).__name__)))
-    engine.apply(context, 'attachment_connected', attachment,
-                 connection_info=jsonutils.dumps(info))
+    try:
+        engine.apply(context, 'attachment_connected', attachment,
+                     connection_info=jsonutils.dumps(info))
+    except db_exc.NotFound:
+        _terminate_again(context, volume, attachment)
+        raise
+
+
+def _terminate_again(context, volume, attachment):
+    # The attachment was deleted while the worker made its connection, and
+    # the delete's termination may have run before the connection existed.
+    # Terminating is idempotent: record and send one more, now that the
+    # connection is made.
+    LOG.info('attachment %s was deleted while it was connected: '
+             'terminating its connection again', attachment.id)
+    objects.Worker.track(context, 'attachment', attachment.id, 'terminating')
+    volume_api.worker_client().terminate_connection(context, volume,
+                                                    attachment)
 
 
 def update(context, attachment_id, connector, version=None, authorize=None):
@@ -138,22 +154,48 @@ def complete(context, attachment_id, version=None, authorize=None):
                        version=version)], authorize)
 
 
-def _removal(ctx, attachment, volume, version=None, disconnect=False,
-             **params):
-    return [engine.prepare(ctx, 'attachment_delete', volume,
-                           version=version, attachment_id=attachment.id),
-            engine.prepare(ctx, 'attachment_disconnect' if disconnect
-                           else 'attachment_remove', attachment, **params)]
+# How often a removal reads an attachment again whose connector changed
+# between its read and its swap.
+REMOVAL_ATTEMPTS = 3
 
 
-# How often DELETE /attachments reads an attachment again whose connector
-# changed between its read and its swap.
-DELETE_ATTEMPTS = 3
+def _removing(remove, attachment_id):
+    """``remove()``, again while it is refused because the attachment's
+    connector changed between its read and its swap (a PUT in between):
+    whether there is a connection to terminate is decided on the connector
+    loaded."""
+    for _ in range(REMOVAL_ATTEMPTS):
+        try:
+            return remove()
+        except engine.TransitionRefused as refusal:
+            if refusal.transition.name not in ('attachment_remove',
+                                               'attachment_disconnect'):
+                raise
+    raise db_exc.ConcurrentUpdate('attachment', attachment_id,
+                                  REMOVAL_ATTEMPTS)
 
 
 def _remove(context, volume, attachment):
     # The worker failed to connect: there is no connection to terminate.
-    engine.run(context, *_removal(context, attachment, volume))
+    engine.run(context,
+               engine.prepare(context, 'attachment_delete', volume,
+                              attachment_id=attachment.id),
+               engine.prepare(context, 'attachment_remove', attachment))
+
+
+def _disconnection(ctx, attachment):
+    """The step removing ``attachment``: with the termination of its
+    connection if the worker made one (its connector is stored)."""
+    connected = attachment.connector is not None
+    return engine.prepare(ctx, 'attachment_disconnect' if connected
+                          else 'attachment_remove', attachment,
+                          unconnected=not connected)
+
+
+def _terminate(context, volume, attachment):
+    if attachment.connector is not None:
+        volume_api.worker_client().terminate_connection(context, volume,
+                                                        attachment)
 
 
 def delete(context, attachment_id, version=None, authorize=None):
@@ -161,29 +203,59 @@ def delete(context, attachment_id, version=None, authorize=None):
     that remain. A connection the worker made is terminated afterwards,
     by the worker; a workers row written with the removal records it, so
     a message the broker never took is re-driven (volapi.volume.
-    reconciler). Returns the volume's remaining attachments.
-
-    Whether there is a connection to terminate is decided on the connector
-    loaded; the swap proves it unchanged (a PUT with a connector in between
-    is read again)."""
+    reconciler). Returns the volume's remaining attachments."""
     def build(ctx, attachment, volume):
-        connected = attachment.connector is not None
-        return _removal(ctx, attachment, volume, version,
-                        disconnect=connected, unconnected=not connected)
+        return [engine.prepare(ctx, 'attachment_delete', volume,
+                               version=version, attachment_id=attachment.id),
+                _disconnection(ctx, attachment)]
 
-    for _ in range(DELETE_ATTEMPTS):
-        try:
-            attachment, volume = _on_attachment(context, attachment_id,
-                                                build, authorize)
-            break
-        except engine.TransitionRefused as refusal:
-            if refusal.transition.name not in ('attachment_remove',
-                                               'attachment_disconnect'):
-                raise
-    else:
-        raise db_exc.ConcurrentUpdate('attachment', attachment_id,
-                                      DELETE_ATTEMPTS)
-    if attachment.connector is not None:
-        volume_api.worker_client().terminate_connection(context, volume,
-                                                        attachment)
+    attachment, volume = _removing(lambda: _on_attachment(
+        context, attachment_id, build, authorize), attachment_id)
+    _terminate(context, volume, attachment)
     return objects.VolumeAttachment.get_all(context, volume_id=volume.id)
+
+
+def _attachment_to_force(context, volume, attachment_id):
+    """The attachment os-force_detach removes: the one named, or the only
+    one; None if the volume has no such attachment."""
+    if attachment_id is None:
+        attachments = objects.VolumeAttachment.get_all(context,
+                                                       volume_id=volume.id)
+        if len(attachments) > 1:
+            raise volume_api.InvalidRequest(
+                'Detach volume failed: More than one attachment, but no '
+                'attachment_id provided.')
+        return attachments[0] if attachments else None
+    try:
+        attachment = objects.VolumeAttachment.get_by_id(context,
+                                                        attachment_id)
+    except db_exc.NotFound:
+        return None
+    return attachment if attachment.volume_id == volume.id else None
+
+
+def force_detach(context, volume_id, attachment_id=None, version=None,
+                 authorize=None):
+    """os-force_detach (admin): remove the attachment named (the only one
+    if none is), whatever attach or detach is in progress; a connection
+    the worker made is terminated as DELETE /attachments terminates it.
+    The volume's statuses follow the attachments that remain, also when
+    it has no such attachment (Cinder's roll-back of a bad detach)."""
+    removed = []
+
+    def build(ctx, volume):
+        del removed[:]
+        attachment = _attachment_to_force(ctx, volume, attachment_id)
+        if attachment is None:
+            return [engine.prepare(ctx, 'force_detach_settle', volume,
+                                   version=version,
+                                   attachment_id=attachment_id or '')]
+        removed.append(attachment)
+        return [engine.prepare(ctx, 'force_detach', volume, version=version,
+                               attachment_id=attachment.id),
+                _disconnection(ctx, attachment)]
+
+    volume = _removing(lambda: volume_api.on_volume(
+        context, volume_id, build, authorize), attachment_id)
+    for attachment in removed:
+        _terminate(context, volume, attachment)

@@ -1,7 +1,7 @@
 """volume backups
 
 Revision ID: 0016_backups
-Revises: 0014_mv367
+Revises: 0018_services_unique
 Create Date: 2026-11-26
 
 Cinder's volume backups: the ``backups`` table and its metadata, and the
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0016_backups'
-down_revision = '0014_mv367'
+down_revision = '0018_services_unique'
 branch_labels = None
 depends_on = None
 

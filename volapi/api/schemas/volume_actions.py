@@ -27,6 +27,18 @@ detach = {
     'additionalProperties': False,
 }
 
+# Cinder's: any attachment id (one the volume does not have settles its
+# statuses), and a connector that volapi does not need (it terminates the
+# connection it recorded).
+force_detach = {
+    'type': 'object',
+    'properties': {
+        'connector': {'type': ['string', 'object', 'null']},
+        'attachment_id': {'type': ['string', 'null']},
+    },
+    'additionalProperties': False,
+}
+
 reset_status = {
     'type': 'object',
     'properties': {

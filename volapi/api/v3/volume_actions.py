@@ -23,6 +23,7 @@ from volapi.api.schemas import volume_actions as schemas
 from volapi.policies import volume_actions as policies
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
+from volapi.volume import attachments
 from volapi.volume import image_metadata
 from volapi.volume import migrations
 
@@ -72,6 +73,12 @@ def _detach(context, volume_id, argument, **call):
     volume_api.detach(context, volume_id,
                       attachment_id=(argument or {}).get('attachment_id'),
                       **call)
+
+
+def _force_detach(context, volume_id, argument, **call):
+    attachments.force_detach(context, volume_id,
+                             attachment_id=argument.get('attachment_id'),
+                             **call)
 
 
 def _reset_status(context, volume_id, argument, **call):
@@ -156,6 +163,8 @@ ACTIONS = {
                                     volume_api.roll_detaching),
     'os-attach': Action(schemas.attach, policies.ATTACH, _attach),
     'os-detach': Action(schemas.detach, policies.DETACH, _detach),
+    'os-force_detach': Action(schemas.force_detach, policies.FORCE_DETACH,
+                              _force_detach),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
                               _reset_status),
     'os-retype': Action(schemas.retype, policies.RETYPE, _retype),

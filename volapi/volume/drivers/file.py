@@ -230,6 +230,8 @@ class FileDriver(base.VolumeDriver):
         if not os.path.exists(path):
             raise base.VolumeDriverError(
                 'volume %s has no file at %s' % (volume.id, path))
+        LOG.debug('volume %s attached to %s', volume.id,
+                  (connector or {}).get('host'))
         return {'driver_volume_type': 'local',
                 'data': {'device_path': path}}
 

@@ -17,6 +17,7 @@ from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
 from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
 from volapi.volume.transitions.blocks import SNAPSHOT_HELD
+from volapi.volume.transitions.blocks import STATUS_AFTER_ATTACHMENT_DELETE
 from volapi.volume.transitions.blocks import STATUS_AFTER_DETACH
 from volapi.volume.transitions.blocks import STATUS_AFTER_UNRESERVE
 from volapi.volume.transitions.blocks import VOLUME_HELD
@@ -37,6 +38,11 @@ DELETE_EXPECT = {'attach_status': cond.Not('attached'),
                  'consistencygroup_id': None,
                  'group_id': None}
 DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
+
+# What an attach or detach may leave a volume in: os-force_detach takes it
+# back from any of them (not in maintenance, as Cinder's detach).
+FORCE_DETACH_STATUSES = ('available', 'reserved', 'attaching', 'in-use',
+                         'detaching', 'error_attaching', 'error_detaching')
 
 # A migration starts from an available volume that no snapshot, group or
 # migration ties to its pool; its size is the one the claim moved.
@@ -158,6 +164,26 @@ TABLE = [
         requires=(HAS_ATTACHMENT,),
         values={'status': STATUS_AFTER_DETACH,
                 'attach_status': ATTACH_STATUS_AFTER_DETACH}),
+    Transition(
+        'force_detach', 'volume',
+        "os-force_detach (admin): remove an attachment whatever the "
+        'attach or detach in progress (attachment_disconnect or '
+        'attachment_remove in the same transaction); the statuses follow '
+        'the attachments that remain',
+        source=FORCE_DETACH_STATUSES,
+        requires=(HAS_ATTACHMENT,),
+        values={'status': STATUS_AFTER_ATTACHMENT_DELETE,
+                'attach_status': ATTACH_STATUS_AFTER_DETACH},
+        policy=volume_action_policies.FORCE_DETACH),
+    Transition(
+        'force_detach_settle', 'volume',
+        'os-force_detach (admin) of an attachment the volume does not '
+        'have: the statuses follow the attachments it has (as Cinder sets '
+        'them for a volume found not attached)',
+        source=FORCE_DETACH_STATUSES,
+        values={'status': STATUS_AFTER_ATTACHMENT_DELETE,
+                'attach_status': ATTACH_STATUS_AFTER_DETACH},
+        policy=volume_action_policies.FORCE_DETACH),
     Transition(
         'reset_status', 'volume',
         'os-reset_status: set the statuses given, whatever they are',
