@@ -163,3 +163,35 @@ class DeadWorkerTest(backup_fixtures.BackupTestCase):
         self.assertEqual('available', self.volume_row(volume.id)['status'])
         self.assertIsNone(rows.worker_status(self.context, 'backup',
                                              backup_id))
+
+    def test_cleanup_ends_a_restore(self):
+        volume = rows.volume(self.context, project_id=self.project)
+        target = rows.volume(self.context, project_id=self.project)
+        backup_id = self.backup_id(volume.id)
+        self.reset(backup_id, 'available')
+        self.restore(backup_id, volume_id=target.id)
+        repaired = cleanup.clean_stale(self.context, unclaimed_timeout=0)
+        self.assertEqual([backup_id], [w.resource_id for w in repaired])
+        self.assertEqual('available', self.backup_row(backup_id)['status'])
+        self.assertEqual('error_restoring',
+                         self.volume_row(target.id)['status'])
+
+
+class RedriveTest(backup_fixtures.BackupTestCase):
+    """A backup whose message nobody took: a worker starting up re-drives
+    it from its workers row."""
+
+    def test_worker_redrives_unclaimed_backup(self):
+        volume_id = self.create_volume(size=1).json['volume']['id']
+        worker = self.useFixture(vwf.RunningWorker(self))
+        vwf.wait_for(lambda: self.volume_row(volume_id)['status'],
+                     lambda s: s == 'available')
+        worker.worker.stop()
+        # Casts now reach no worker: the row stays unclaimed.
+        backup_id = self.backup_id(volume_id)
+        self.assertEqual('creating', rows.worker_status(
+            self.context, 'backup', backup_id))
+        self.useFixture(vwf.RunningWorker(self))
+        vwf.wait_for(lambda: self.backup_row(backup_id)['status'],
+                     lambda s: s == 'available')
+        self.assertEqual('available', self.volume_row(volume_id)['status'])

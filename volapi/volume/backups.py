@@ -200,4 +200,3 @@ def _restore_to_new(context, backup_id, name, version, authorize):
     backup.restore_volume_id = volume.id
     volume_api.worker_client().restore_backup(context, backup, volume)
     return Restore(backup.id, volume.id, volume.display_name)
-
