@@ -163,7 +163,9 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         type_obj.VolumeType.get_default(context)
         volume, new_type, source, hold, plan = _prepare(
             context, size, volume_type, fields)
-    holds = list(restoring(volume)) if restoring else []
+    holds = []
+    # What a restore takes, with the volume a pool holds.
+    taken = list(restoring(volume)) if restoring else []
     if source is not None:
         sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
             else {}
@@ -182,8 +184,8 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         rows = engine.prepare(context, name, volume, version=version)
         claims.with_usage_rows(
             context, volume, lambda: engine.run(
-                context, claims.read_committed,
-                *(holds if placed or not restoring else []),
+                context, claims.read_committed, *holds,
+                *(taken if placed else []),
                 lambda ctx: claim(ctx, volume, rows.execute),
                 *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that

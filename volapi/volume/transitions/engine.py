@@ -16,6 +16,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+import objects
 from objects import worker as worker_obj
 from volapi.volume import claims
 from volapi.volume.transitions import table
@@ -197,13 +198,13 @@ class Step:
 def _end_linked(context, link, ident, params):
     """Transition ``link.name`` of the row ``ident`` of ``link.resource``,
     in the caller's transaction; nothing if the row is gone."""
-    import objects
     loader = getattr(objects, OBJECTS[link.resource])
     try:
         obj = loader.get_by_id(context, ident)
     except db_exc.NotFound:
         return
-    prepare(context, link.name, obj, **params).execute(context)
+    prepare(context, link.name, obj, reflect=False,
+            **params).execute(context)
 
 
 def _requirement_condition(requirement, obj, params, key):

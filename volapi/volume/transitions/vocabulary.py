@@ -118,7 +118,8 @@ class Linked:
     name: str
 
     def __str__(self):
-        return '%s %s by %s' % (self.resource, self.field, self.name)
+        return '%s its %s names, by %s' % (self.resource, self.field,
+                                            self.name)
 
 
 @dataclasses.dataclass(frozen=True)
