@@ -33,6 +33,12 @@ def sync(revision='heads', engine=None):
     alembic.command.upgrade(_config(engine), revision)
 
 
+def downgrade(revision, engine=None):
+    """Downgrade the configured database to ``revision``: a migration's
+    tests fill the schema before it."""
+    alembic.command.downgrade(_config(engine), revision)
+
+
 def heads():
     """The newest revision(s) of the code, as :func:`version` writes them."""
     scripts = alembic.script.ScriptDirectory.from_config(_scripts_config())
@@ -46,4 +52,3 @@ def version(engine=None):
         heads = alembic.migration.MigrationContext.configure(
             conn).get_current_heads()
     return ','.join(sorted(heads)) if heads else None
-

@@ -22,6 +22,9 @@ NAME = sa.String(255)
 BINARY_COLLATION = 'utf8mb4_nopad_bin'
 KEY = sa.String(255).with_variant(
     mysql.VARCHAR(255, collation=BINARY_COLLATION), 'mysql')
+# Project ids (and quota class names) too: 'qa' and 'QA' are two projects
+# (migration 0019_binary_project_ids).
+PROJECT_ID = KEY
 
 
 def _now():
@@ -88,7 +91,7 @@ class VolumeTypeProject(Base):
     volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id',
                                                    ondelete='CASCADE'),
                                nullable=False)
-    project_id = sa.Column(NAME, nullable=False)
+    project_id = sa.Column(PROJECT_ID, nullable=False)
     created_at = sa.Column(DateTime, default=_now, nullable=False)
     __table_args__ = (sa.UniqueConstraint('volume_type_id', 'project_id'),)
 
@@ -98,7 +101,7 @@ class DefaultVolumeType(TimestampMixin, Base):
     3.62): what its volumes created without a type get."""
     __tablename__ = 'default_volume_types'
     cas_name = 'default volume type'
-    project_id = sa.Column(NAME, primary_key=True)
+    project_id = sa.Column(PROJECT_ID, primary_key=True)
     # Types are soft-deleted: a type delete refuses one that is a default.
     volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'),
                                nullable=False, index=True)
@@ -116,7 +119,7 @@ class Volume(SoftDeleteMixin, Base):
     cas_name = 'volume'
     id = sa.Column(UUID, primary_key=True)
     user_id = sa.Column(NAME)
-    project_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
     host = sa.Column(NAME)
     # cluster@backend#pool: any live worker of the cluster serves it.
     cluster_name = sa.Column(NAME)
@@ -196,7 +199,7 @@ class Snapshot(SoftDeleteMixin, Base):
     id = sa.Column(UUID, primary_key=True)
     volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
     user_id = sa.Column(NAME)
-    project_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
     status = sa.Column(NAME, nullable=False)
     progress = sa.Column(NAME)
     volume_size = sa.Column(sa.Integer)
@@ -264,8 +267,8 @@ class Transfer(SoftDeleteMixin, Base):
     crypt_hash = sa.Column(NAME)
     expires_at = sa.Column(DateTime)
     no_snapshots = sa.Column(sa.Boolean, default=False, nullable=False)
-    source_project_id = sa.Column(NAME)
-    destination_project_id = sa.Column(NAME)
+    source_project_id = sa.Column(PROJECT_ID)
+    destination_project_id = sa.Column(PROJECT_ID)
     accepted = sa.Column(sa.Boolean, default=False, nullable=False)
 
 
@@ -374,7 +377,7 @@ class Allocation(TimestampMixin, Base):
 class Project(TimestampMixin, Base):
     __tablename__ = 'projects'
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    external_id = sa.Column(NAME, nullable=False, unique=True)
+    external_id = sa.Column(PROJECT_ID, nullable=False, unique=True)
 
 
 class User(TimestampMixin, Base):
@@ -446,7 +449,7 @@ class QuotaLimit(TimestampMixin, Base):
     cas_name = 'quota limit'
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
     scope = sa.Column(sa.String(16), nullable=False)
-    scope_id = sa.Column(NAME, nullable=False)
+    scope_id = sa.Column(PROJECT_ID, nullable=False)
     resource = sa.Column(sa.String(300), nullable=False)
     hard_limit = sa.Column(sa.Integer, nullable=False)
 
@@ -457,7 +460,7 @@ class QuotaUsage(TimestampMixin, Base):
     class's); the row its claims and limit changes are serialized on."""
     __tablename__ = 'quota_usages'
     cas_name = 'quota usage'
-    project_id = sa.Column(NAME, primary_key=True)
+    project_id = sa.Column(PROJECT_ID, primary_key=True)
     volumes = sa.Column(sa.Integer, nullable=False)
     snapshots = sa.Column(sa.Integer, nullable=False)
     gigabytes = sa.Column(sa.BigInteger, nullable=False)
@@ -485,7 +488,7 @@ class TypeQuotaUsage(TimestampMixin, Base):
         name='uniq_type_quota_usages0project_id0volume_type_id'),)
     cas_name = 'volume type quota usage'
     id = sa.Column(UUID, primary_key=True)
-    project_id = sa.Column(NAME, nullable=False)
+    project_id = sa.Column(PROJECT_ID, nullable=False)
     volume_type_id = sa.Column(UUID, nullable=False)
     volumes = sa.Column(sa.Integer, nullable=False)
     snapshots = sa.Column(sa.Integer, nullable=False)
@@ -501,7 +504,7 @@ class Message(SoftDeleteMixin, Base):
     __table_args__ = (sa.Index('messages_project_id_idx', 'project_id'),)
     cas_name = 'message'
     id = sa.Column(UUID, primary_key=True)
-    project_id = sa.Column(NAME, nullable=False)
+    project_id = sa.Column(PROJECT_ID, nullable=False)
     request_id = sa.Column(NAME)
     resource_type = sa.Column(NAME)
     resource_uuid = sa.Column(UUID)

@@ -151,6 +151,22 @@ def empty_tables():
             conn.execute(table.delete())
 
 
+class SchemaAt(fixtures.Fixture):
+    """The test's database downgraded to ``revision`` (to be filled as
+    that schema was, then upgraded); the newest schema is back afterwards
+    for the other tests of the process."""
+
+    def __init__(self, revision):
+        super().__init__()
+        self.revision = revision
+
+    def _setUp(self):
+        from db import migration
+        migration.downgrade(self.revision)
+        self.addCleanup(migration.sync)
+        self.addCleanup(session.get_engine().dispose)
+
+
 class ScratchDatabase(fixtures.Fixture):
     """An empty database of its own beside this process's test database,
     dropped afterwards (``url``), for tests that make a schema themselves."""

@@ -8,6 +8,8 @@ format; what is wrong, and how a value is quoted back, is decided here.
 import ast
 import re
 
+from oslo_utils import timeutils
+
 EXCERPT_LENGTH = 40
 # Integers given as strings: ASCII digits only (str.isdigit() also takes
 # '²', which int() refuses; int() takes '١', ' 1' and '1_0').
@@ -131,6 +133,18 @@ def integer(value):
     if len(digits) > MAX_DIGITS:
         return None
     return -int(digits) if value.startswith('-') else int(digits)
+
+
+def utc_time(text):
+    """The ISO 8601 time ``text`` as a naive UTC datetime (how every
+    backend stores times); ValueError if it writes none, or one that
+    leaves datetime's years 1-9999 once moved to UTC (``9999-12-31T23:00
+    -01:00``: normalize_time raises OverflowError)."""
+    try:
+        return timeutils.normalize_time(timeutils.parse_isotime(text))
+    except OverflowError:
+        raise ValueError('%s is out of range in UTC' % excerpt(text)) \
+            from None
 
 
 def python_literal(text):

@@ -74,6 +74,24 @@ class DefaultTypesTest(api_fixtures.APITestCase):
         self.assertEqual('Default type for project project-a not found.',
                          self.fault(response, 404))
 
+    def test_projects_differing_in_case_or_trailing_spaces_are_apart(self):
+        # On MariaDB 'ABC' and 'abc ' were 'abc': each set and unset
+        # changed the others' default.
+        gold = self.make_type('gold')
+        silver = self.make_type('silver')
+        self.put('abc', 'gold')
+        self.put('ABC', 'silver')
+        self.put('abc%20', 'silver')
+        self.assertEqual([('ABC', silver), ('abc', gold), ('abc ', silver)],
+                         sorted(self.rows()))
+        self.assertEqual({'project_id': 'abc', 'volume_type_id': gold},
+                         self.app.get('/v3/default-types/abc',
+                                      headers=admin()).json['default_type'])
+        self.app.delete('/v3/default-types/ABC', headers=admin(),
+                        status=204)
+        self.assertEqual([('abc', gold), ('abc ', silver)],
+                         sorted(self.rows()))
+
     def test_before_362_not_found(self):
         self.make_type('gold')
         for method, path in (('get', '/v3/default-types'),

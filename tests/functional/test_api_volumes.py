@@ -346,7 +346,10 @@ class ShowListTest(api_fixtures.APITestCase):
                  ('created_at~=2', admin, 'created_at~'),
                  ('multiattach=foo', admin, 'multiattach=foo'),
                  ('created_at=foo', admin, 'Invalid foo operator'),
-                 ('size=foo', admin, 'size=foo')]
+                 ('size=foo', admin, 'size=foo'),
+                 # In range as written, past year 9999 in UTC.
+                 ('launched_at=9999-12-31T23:59:59-01:00', admin,
+                  'launched_at=9999-12-31T23:59:59-01:00')]
         for query, headers, expected in cases:
             response = self.app.get('/v3/volumes?all_tenants=1&' + query,
                                     headers=headers, status=400)

@@ -152,7 +152,7 @@ class ReserveTest(AttachmentTestCase):
         self.assertEqual(('reserved', 'detached'), self.volume_status())
 
 
-class ConnectTest(AttachmentTestCase):
+class ConnectedTestCase(AttachmentTestCase):
     """With a volume worker answering initialize_connection."""
 
     def setUp(self):
@@ -176,6 +176,28 @@ class ConnectTest(AttachmentTestCase):
         self.assertEqual(('attaching', 'rw'), (attachment['status'],
                                                attachment['attach_mode']))
 
+    def terminations(self):
+        """What the file driver logs for each connection it terminates."""
+        return self.driver_log.output.count('detached from compute-1')
+
+    def attached_twice(self):
+        """A multiattach volume (self.volume) attached to compute-1 and
+        compute-2: its two attachments."""
+        self.app.post_json('/v3/types', {'volume_type': {
+            'name': 'multi', 'extra_specs': {'multiattach': '<is> True'}}},
+            headers=api_fixtures.ADMIN)
+        self.volume = self.available_volume(volume_type='multi')
+        first = self.create(connector=CONNECTOR).json['attachment']
+        self.complete(first['id'])
+        second = self.create(instance_uuid=str(uuid.uuid4()),
+                             connector=dict(CONNECTOR, host='compute-2')
+                             ).json['attachment']
+        self.complete(second['id'])
+        return first, second
+
+
+class ConnectTest(ConnectedTestCase):
+
     def test_connecting_when_no_worker_is_up_is_503_at_once(self):
         # The worker's heartbeat is older than service_down_time: the API
         # answers without waiting out an RPC timeout, and keeps nothing.
@@ -190,10 +212,6 @@ class ConnectTest(AttachmentTestCase):
         self.assertEqual(('available', 'detached'), self.volume_status())
         self.assertEqual([], self.app.get(
             '/v3/attachments', headers=self.headers).json['attachments'])
-
-    def terminations(self):
-        """What the file driver logs for each connection it terminates."""
-        return self.driver_log.output.count('detached from compute-1')
 
     def test_disconnecting_while_the_broker_is_down_is_done_later(self):
         attachment = self.create(connector=CONNECTOR).json['attachment']
@@ -295,16 +313,7 @@ class ConnectTest(AttachmentTestCase):
         self.assertEqual(('in-use', 'attached'), self.volume_status())
 
     def test_multiattach_volume_takes_a_second_attachment(self):
-        self.app.post_json('/v3/types', {'volume_type': {
-            'name': 'multi', 'extra_specs': {'multiattach': '<is> True'}}},
-            headers=api_fixtures.ADMIN)
-        self.volume = self.available_volume(volume_type='multi')
-        first = self.create(connector=CONNECTOR).json['attachment']
-        self.complete(first['id'])
-        second = self.create(instance_uuid=str(uuid.uuid4()),
-                             connector=dict(CONNECTOR, host='compute-2')
-                             ).json['attachment']
-        self.complete(second['id'])
+        first, second = self.attached_twice()
         self.assertEqual(2, rows.count(self.context, models.VolumeAttachment,
                                        volume_id=self.volume.id,
                                        attach_status='attached'))

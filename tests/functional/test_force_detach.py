@@ -15,7 +15,7 @@ ADMIN = api_fixtures.ADMIN
 CONNECTOR = test_attachments.CONNECTOR
 
 
-class ForceDetachTest(test_attachments.ConnectTest):
+class ForceDetachTest(test_attachments.ConnectedTestCase):
 
     def force_detach(self, argument, status=202, headers=ADMIN):
         return self.app.post_json(
@@ -56,16 +56,7 @@ class ForceDetachTest(test_attachments.ConnectTest):
         self.assertEqual(0, self.terminations())
 
     def test_one_of_several_attachments(self):
-        self.app.post_json('/v3/types', {'volume_type': {
-            'name': 'multi', 'extra_specs': {'multiattach': '<is> True'}}},
-            headers=ADMIN)
-        self.volume = self.available_volume(volume_type='multi')
-        first = self.create(connector=CONNECTOR).json['attachment']
-        self.complete(first['id'])
-        second = self.create(instance_uuid=str(uuid.uuid4()),
-                             connector=dict(CONNECTOR, host='compute-2')
-                             ).json['attachment']
-        self.complete(second['id'])
+        first, _ = self.attached_twice()
         message = self.fault(self.force_detach({}, status=400), 400)
         self.assertEqual('Detach volume failed: More than one attachment, '
                          'but no attachment_id provided.', message)

@@ -1,11 +1,11 @@
 """Migration 0003: inventories get ``allocated``, the sum of the
 allocations already written of their class on their provider."""
-import alembic.command
 import sqlalchemy as sa
 
 from db import migration
 from db import session
 from tests import base
+from tests import fixtures
 
 # The revision before 0003 (not '0003@-1': alembic counts that from the
 # current head, so it stops at 0003 once later revisions exist).
@@ -16,11 +16,7 @@ class AllocatedBackfillTest(base.DatabaseTestCase):
 
     def setUp(self):
         super().setUp()
-        engine = session.get_engine()
-        alembic.command.downgrade(migration._config(engine), BEFORE)
-        # The other tests of this process need the newest schema back.
-        self.addCleanup(migration.sync)
-        self.addCleanup(session.get_engine().dispose)
+        self.useFixture(fixtures.SchemaAt(BEFORE))
 
     def test_existing_allocations_are_summed(self):
         engine = session.get_engine()

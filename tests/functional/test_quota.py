@@ -175,6 +175,26 @@ class EnforcementTest(QuotaTestCase):
         self.create_volume()
         self.create_volume(headers=api_fixtures.caller('project-b'))
 
+    def test_projects_differing_in_case_are_apart(self):
+        # On MariaDB 'PROJECT-A' found project-a's usage row: its create
+        # was a 500, and its quota requests changed project-a's limits.
+        other = '/v3/os-quota-sets/PROJECT-A'
+        self.set_quota(volumes=1)
+        self.create_volume()
+        self.app.put_json(other, {'quota_set': {'volumes': 5}},
+                          headers=ADMIN)
+        self.assertEqual(1, self.show()['volumes'])
+        other_volume = self.create_volume(
+            headers=api_fixtures.caller('PROJECT-A')).json['volume']['id']
+        self.app.delete(other, headers=ADMIN)
+        self.assertEqual(1, self.show()['volumes'])
+        self.assertEqual((10, 1), (
+            self.app.get(other, headers=ADMIN).json['quota_set']['volumes'],
+            self.show('?usage=true')['volumes']['in_use']))
+        self.assertEqual([other_volume], [v['id'] for v in self.app.get(
+            '/v3/volumes', headers=api_fixtures.caller('PROJECT-A')
+        ).json['volumes']])
+
 
 class CountingTest(QuotaTestCase):
     """Where usage is counted from."""

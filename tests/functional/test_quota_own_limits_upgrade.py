@@ -1,7 +1,6 @@
 """Migration 0012 on a database with projects' limits in quota_limits:
 they move to the projects' usage rows (a missing row made, counted),
 per-type ones to the rows of their types, and back on downgrade."""
-import alembic.command
 import sqlalchemy as sa
 from oslo_utils import timeutils
 
@@ -10,6 +9,7 @@ from db import session
 from objects import quota
 from objects import type_quota
 from tests import base
+from tests import fixtures
 from tests import volume_rows as rows
 
 BEFORE = '0011_binary_keys'
@@ -21,12 +21,8 @@ class OwnLimitsUpgradeTest(base.DatabaseTestCase):
 
     def setUp(self):
         super().setUp()
+        self.useFixture(fixtures.SchemaAt(BEFORE))
         self.engine = session.get_engine()
-        self.config_ = migration._config(self.engine)
-        alembic.command.downgrade(self.config_, BEFORE)
-        # The other tests of this process need the newest schema back.
-        self.addCleanup(migration.sync)
-        self.addCleanup(session.get_engine().dispose)
         self.gold = rows.volume_type(self.context, name='gold')
         rows.volume(self.context, project_id=UNCOUNTED, size=3,
                     volume_type_id=self.gold)
@@ -78,7 +74,7 @@ class OwnLimitsUpgradeTest(base.DatabaseTestCase):
         self.assertEqual([('class', quota.DEFAULT_CLASS, 'volumes', 20)],
                          self.limit_rows())
 
-        alembic.command.downgrade(self.config_, BEFORE)
+        migration.downgrade(BEFORE)
         self.assertEqual(sorted([
             ('class', quota.DEFAULT_CLASS, 'volumes', 20),
             ('project', COUNTED, 'volumes', 7),

@@ -1,7 +1,6 @@
 """Migration 0018 on a database where two processes of one host both
 registered a services row: the rows merge into the oldest, which takes the
 others' workers rows, and the database then refuses a second row."""
-import alembic.command
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
@@ -9,6 +8,7 @@ from oslo_utils import timeutils
 from db import migration
 from db import session
 from tests import base
+from tests import fixtures
 
 BEFORE = '0014_mv367'
 SERVICES = sa.table('services', sa.column('id'), sa.column('host'),
@@ -27,12 +27,8 @@ class ServicesUniqueUpgradeTest(base.DatabaseTestCase):
 
     def setUp(self):
         super().setUp()
+        self.useFixture(fixtures.SchemaAt(BEFORE))
         self.engine = session.get_engine()
-        self.config_ = migration._config(self.engine)
-        alembic.command.downgrade(self.config_, BEFORE)
-        # The other tests of this process need the newest schema back.
-        self.addCleanup(migration.sync)
-        self.addCleanup(session.get_engine().dispose)
         with self.engine.begin() as conn:
             for host in ('h1@file', 'h1@file', 'h2@file', 'h1@file'):
                 insert_service(conn, host)
@@ -64,7 +60,7 @@ class ServicesUniqueUpgradeTest(base.DatabaseTestCase):
             with self.engine.begin() as conn:
                 insert_service(conn, 'h2@file')
         # Back down: a second row of a host is allowed again.
-        alembic.command.downgrade(self.config_, BEFORE)
+        migration.downgrade(BEFORE)
         with self.engine.begin() as conn:
             insert_service(conn, 'h2@file')
         self.assertEqual(2, len(self.rows(

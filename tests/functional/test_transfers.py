@@ -238,6 +238,11 @@ class OfferTest(TransferTestCase):
                                           headers=OWNER).json['transfers'])
         self.assertEqual([ids[1]], [t['id'] for t in self.app.get(
             ROUTES[1] + '?id=%s' % ids[1], headers=OWNER).json['transfers']])
+        # A time no transfer can have: out of range once in UTC.
+        for route in ROUTES:
+            self.assertEqual([], self.app.get(
+                route + '?created_at=9999-12-31T23:59:59-01:00',
+                headers=OWNER).json['transfers'])
 
     def test_an_administrator_lists_every_project(self):
         volume_id, _ = self.volume()

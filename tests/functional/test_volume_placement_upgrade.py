@@ -6,7 +6,6 @@ is found and repaired."""
 import io
 import uuid
 
-import alembic.command
 import sqlalchemy as sa
 
 from db import migration
@@ -16,6 +15,7 @@ from objects import quota
 from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_reads as alloc_reads
 from tests import base
+from tests import fixtures
 from tests.functional import placement_invariant as invariant
 from tests.functional import worker_fixtures
 from volapi.placement import online_migrations
@@ -30,11 +30,8 @@ class UpgradeTest(base.DatabaseTestCase):
 
     def setUp(self):
         super().setUp()
+        self.useFixture(fixtures.SchemaAt(BEFORE_CLAIMS))
         engine = session.get_engine()
-        alembic.command.downgrade(migration._config(engine), BEFORE_CLAIMS)
-        # The other tests of this process need the newest schema back.
-        self.addCleanup(migration.sync)
-        self.addCleanup(session.get_engine().dispose)
         self.volumes = [str(uuid.uuid4()) for _ in range(3)]
         self.snapshot = str(uuid.uuid4())
         with engine.begin() as conn:

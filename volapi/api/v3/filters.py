@@ -19,7 +19,6 @@ order and page, following Cinder's rules:
 import datetime
 
 from oslo_utils import strutils
-from oslo_utils import timeutils
 
 from objects import volume_list
 from volapi.api import common
@@ -154,10 +153,8 @@ def _time_comparison(name, value):
         # Without a colon the whole unit is the time, as in Cinder.
         text = text if colon else operator
         try:
-            comparison[operator] = timeutils.normalize_time(
-                timeutils.parse_isotime(text))
-        except (ValueError, OverflowError):
-            # OverflowError: a time beyond year 9999 once moved to UTC.
+            comparison[operator] = request_text.utc_time(text)
+        except ValueError:
             raise errors.BadRequest('Invalid %s value'
                                     % request_text.excerpt(text)) from None
     return comparison
@@ -190,7 +187,7 @@ def _typed(name, column, value):
         if kind is bool:
             return strutils.bool_from_string(value, strict=True)
         if kind is datetime.datetime:
-            return timeutils.normalize_time(timeutils.parse_isotime(value))
+            return request_text.utc_time(value)
     except ValueError:
         raise errors.BadRequest(
             'Invalid input received: %s=%s'

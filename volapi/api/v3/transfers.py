@@ -10,7 +10,6 @@ are ``volapi.volume.transfers``'s.
 import pecan
 import sqlalchemy as sa
 from oslo_utils import strutils
-from oslo_utils import timeutils
 
 from db import models
 from volapi.api import common
@@ -22,6 +21,7 @@ from volapi.api import validation
 from volapi.api.schemas import transfers as schemas
 from volapi.api.views import transfers as views
 from volapi.policies import volume_transfer as policies
+from volapi import request_text
 from volapi.volume import transfers as transfer_api
 
 _COLUMNS = models.Transfer.__table__.c
@@ -40,7 +40,7 @@ def _filter_value(column, value):
         return strutils.bool_from_string(value, strict=True)
     if column.name.endswith('_at'):
         try:
-            return timeutils.normalize_time(timeutils.parse_isotime(value))
+            return request_text.utc_time(value)
         except ValueError:
             return None
     return value
