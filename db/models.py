@@ -233,7 +233,7 @@ class Backup(SoftDeleteMixin, Base):
     snapshot_id = sa.Column(UUID)
     restore_volume_id = sa.Column(UUID)
     user_id = sa.Column(NAME)
-    project_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
     host = sa.Column(NAME)
     availability_zone = sa.Column(NAME)
     display_name = sa.Column(NAME)

@@ -1,7 +1,7 @@
 """volume backups
 
 Revision ID: 0016_backups
-Revises: 0018_services_unique
+Revises: 0019_binary_project_ids
 Create Date: 2026-11-26
 
 Cinder's volume backups: the ``backups`` table and its metadata, and the
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0016_backups'
-down_revision = '0018_services_unique'
+down_revision = '0019_binary_project_ids'
 branch_labels = None
 depends_on = None
 
@@ -37,7 +37,8 @@ def upgrade():
         sa.Column('snapshot_id', uuid),
         sa.Column('restore_volume_id', uuid),
         sa.Column('user_id', name),
-        sa.Column('project_id', name),
+        # Byte for byte, as every project id (0019_binary_project_ids).
+        sa.Column('project_id', KEY),
         sa.Column('host', name),
         sa.Column('availability_zone', name),
         sa.Column('display_name', name),
