@@ -243,6 +243,39 @@ class SnapshotGlanceMetadata(image_properties('snapshot_id', 'snapshots'),
     __tablename__ = 'snapshot_glance_metadata'
 
 
+class Backup(SoftDeleteMixin, Base):
+    """A copy of a volume's data kept apart from its pool (Cinder's
+    ``backups``): it outlives its volume, so no foreign key ties them.
+    ``restore_volume_id`` is the volume a restore in flight writes to."""
+    __tablename__ = 'backups'
+    __table_args__ = (sa.Index('backups_project_id_deleted_idx',
+                               'project_id', 'deleted'),
+                      sa.Index('backups_volume_id_idx', 'volume_id'))
+    cas_name = 'backup'
+    id = sa.Column(UUID, primary_key=True)
+    volume_id = sa.Column(UUID, nullable=False)
+    snapshot_id = sa.Column(UUID)
+    restore_volume_id = sa.Column(UUID)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
+    host = sa.Column(NAME)
+    availability_zone = sa.Column(NAME)
+    display_name = sa.Column(NAME)
+    display_description = sa.Column(NAME)
+    container = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    fail_reason = sa.Column(NAME)
+    service = sa.Column(NAME)
+    size = sa.Column(sa.Integer, nullable=False)
+    object_count = sa.Column(sa.Integer)
+    parent_id = sa.Column(UUID)
+    data_timestamp = sa.Column(DateTime)
+
+
+class BackupMetadata(key_value_pairs('backup_id', 'backups'), Base):
+    __tablename__ = 'backup_metadata'
+
+
 class Transfer(SoftDeleteMixin, Base):
     """An offer of a volume to another project (Cinder's ``transfers``):
     the key that accepts it is kept only as ``crypt_hash``, an HMAC of it
@@ -459,6 +492,13 @@ class QuotaUsage(TimestampMixin, Base):
     snapshots_limit = sa.Column(sa.Integer)
     gigabytes_limit = sa.Column(sa.Integer)
     per_volume_gigabytes_limit = sa.Column(sa.Integer)
+    # Backups (migration 0016_backups): the project's row only, backups
+    # have no volume type.
+    backups = sa.Column(sa.Integer, nullable=False, server_default='0')
+    backup_gigabytes = sa.Column(sa.BigInteger, nullable=False,
+                                 server_default='0')
+    backups_limit = sa.Column(sa.Integer)
+    backup_gigabytes_limit = sa.Column(sa.Integer)
 
 
 class TypeQuotaUsage(TimestampMixin, Base):

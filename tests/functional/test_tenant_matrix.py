@@ -66,6 +66,10 @@ def _snapshot(w, template, body=None):
             [w['snapshot']])
 
 
+def _backup(w, template, body=None):
+    return _path(template, backup_id=w['backup']), body, [w['backup']]
+
+
 def _attachment(w, template, body=None, which='attachment'):
     return (_path(template, attachment_id=w[which]), body, [w[which]])
 
@@ -223,6 +227,30 @@ VOLUME_MATRIX = {
         expect(200, 404, 200)),
     ('DELETE', '/v3/snapshots/{snapshot_id}'): (
         lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
+        expect(202, 404, 202)),
+    ('GET', '/v3/backups'): (
+        lambda w: ('/v3/backups?marker=%s' % w['backup'], None,
+                   [w['backup']]), expect(200, 404, 404)),
+    ('GET', '/v3/backups/detail'): (
+        lambda w: ('/v3/backups/detail?marker=%s' % w['backup'], None,
+                   [w['backup']]), expect(200, 404, 404)),
+    ('POST', '/v3/backups'): (
+        lambda w: ('/v3/backups', {'backup': {
+            'volume_id': w['volume']}}, [w['volume']]),
+        expect(202, 404, 202)),
+    ('GET', '/v3/backups/{backup_id}'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/backups/{backup_id}'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}',
+                          {'backup': {'name': 'n'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/backups/{backup_id}'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}'),
+        expect(202, 404, 202)),
+    ('POST', '/v3/backups/{backup_id}/restore'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}/restore',
+                          {'restore': {'volume_id': w['restore_to']}}),
         expect(202, 404, 202)),
     ('GET', '/v3/attachments'): (
         lambda w: ('/v3/attachments?marker=%s' % w['attachment'], None,
@@ -410,6 +438,10 @@ ACTION_MATRIX = {
     (_VOLUME_ACTION, 'os-detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-initialize_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-terminate_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(202, 404, 202)),
     (_VOLUME_ACTION, 'os-force_detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(403, 404, 202)),
@@ -442,6 +474,10 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    ('/v3/backups/{backup_id}/action', 'os-reset_status'): (
+        {'status': 'error'}, 'backup', expect(403, 404, 202)),
+    ('/v3/backups/{backup_id}/action', 'os-force_delete'): (
+        None, 'backup', expect(403, 404, 202)),
     ('/v3/attachments/{attachment_id}/action', 'os-complete'): (
         None, 'connected', expect(204, 404, 204)),
     # The world's type is public: no access list to change.
@@ -454,6 +490,8 @@ ACTION_MATRIX = {
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
+                     '/v3/backups/detail': 'GET',
+                     '/v3/backups/{backup_id}/restore': 'POST',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
                      '/v3/clusters/enable': 'PUT',
@@ -474,7 +512,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
     def setUp(self):
         super().setUp()
         # Every row makes a world of volumes: no quota to run into.
-        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
+        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1,
+                        backups=-1, backup_gigabytes=-1)
         self.driver = self.useFixture(
             volume_worker_fixture.RunningWorker(self)).worker.driver
 
@@ -507,6 +546,10 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
             self.driver.create_volume(made)
         snapshot = rows.snapshot(context, volume)
         self.driver.create_snapshot(snapshot, volume)
+        backup = rows.backup(context, volume)
+        self.driver.create_backup(backup, volume)
+        restore_to = rows.volume(context, project_id='project-a')
+        self.driver.create_volume(restore_to)
         message = str(uuid.uuid4())
         rows.insert(
             context, models.Message, id=message,
@@ -541,6 +584,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 'detaching': detaching.id, 'reserved': reserved.id,
                 'connected': connected.id,
                 'snapshot': snapshot.id, 'message': message,
+                'backup': backup.id, 'restore_to': restore_to.id,
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
                 'instance': str(uuid.uuid4())}
 
@@ -576,6 +620,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 path = template.format(volume_id=world[target],
                                        snapshot_id=world[target],
                                        attachment_id=world[target],
+                                       backup_id=world[target],
                                        type_id=world[target])
                 # Types belong to no project.
                 owned = [] if target == 'type' else [world[target]]

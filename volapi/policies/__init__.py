@@ -6,6 +6,8 @@ Cinder policy file means the same here.
 """
 import itertools
 
+from volapi.policies import backup_actions
+from volapi.policies import backups
 from volapi.policies import base
 from volapi.policies import capabilities
 from volapi.policies import clusters
@@ -33,4 +35,5 @@ def list_rules():
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
         default_types.list_rules(), volume_transfer.list_rules(),
-        qos_specs.list_rules(), manageable_volumes.list_rules()))
+        qos_specs.list_rules(), manageable_volumes.list_rules(),
+        backups.list_rules(), backup_actions.list_rules()))

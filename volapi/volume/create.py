@@ -114,10 +114,18 @@ def _source_grew(refusal):
 
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
-           availability_zone=None, metadata=None, version=None):
+           availability_zone=None, metadata=None, version=None,
+           restoring=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
     cast its creation. Returns the volume, as the view shows it.
+
+    ``restoring(volume)``, for a volume a backup is restored to, returns
+    the steps that take the backup, run first in the insert's transaction
+    when a pool holds the volume: it is inserted 'restoring-backup'
+    (``backup_restore_create``) and its creation is not cast (the
+    restore's is, by the caller). Where no pool can, it is inserted in
+    'error' and the backup left alone.
 
     A clone's size is checked against its source's as read; the hold
     proves the source no bigger. One that grew in between (an extend that
@@ -127,7 +135,7 @@ def create(context, size=None, name=None, description=None,
         try:
             return _create(context, size, name, description, volume_type,
                            snapshot_id, source_volid, availability_zone,
-                           metadata, version)
+                           metadata, version, restoring)
         except engine.TransitionRefused as refusal:
             if not _source_grew(refusal):
                 raise
@@ -135,7 +143,7 @@ def create(context, size=None, name=None, description=None,
 
 
 def _create(context, size, name, description, volume_type, snapshot_id,
-            source_volid, availability_zone, metadata, version):
+            source_volid, availability_zone, metadata, version, restoring):
     zone = availability_zone or CONF.api.storage_availability_zone
     if zone != CONF.api.storage_availability_zone:
         raise volume_api.InvalidRequest(
@@ -156,6 +164,8 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         volume, new_type, source, hold, plan = _prepare(
             context, size, volume_type, fields)
     holds = []
+    # What a restore takes, with the volume a pool holds.
+    taken = list(restoring(volume)) if restoring else []
     if source is not None:
         sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
             else {}
@@ -168,10 +178,14 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         # in inside the claim (see claims.claim_volume).
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
+        placed = name == 'create'
+        if restoring and placed:
+            name = 'backup_restore_create'
         rows = engine.prepare(context, name, volume, version=version)
         claims.with_usage_rows(
             context, volume, lambda: engine.run(
                 context, claims.read_committed, *holds,
+                *(taken if placed else []),
                 lambda ctx: claim(ctx, volume, rows.execute),
                 *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that
@@ -179,7 +193,8 @@ def _create(context, size, name, description, volume_type, snapshot_id,
                 lambda ctx: new_type.guard_in_use()))
 
     placement_create.create(context, volume, insert, plan)
-    if volume.status == 'creating':  # else no pool could hold it
+    if volume.status == 'creating' and not restoring:
+        # Else no pool could hold it, or a restore makes it.
         volume_api.worker_client().create_volume(context, volume)
     # For the view; after the cast, which the worker does not need it in
     # (volumes loaded for the other casts do not carry their type either).

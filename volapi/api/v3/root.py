@@ -6,6 +6,7 @@ from volapi.api import microversion as mv
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
+from volapi.api.v3 import backups
 from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import default_types
@@ -32,6 +33,7 @@ class Resources:
         self.volumes = volumes.VolumesController()
         self.types = types.TypesController()
         self.snapshots = snapshots.SnapshotsController()
+        self.backups = backups.BackupsController()
         self.attachments = attachments.AttachmentsController()
         self.workers = workers.WorkersController()
         self.limits = limits.LimitsController()
