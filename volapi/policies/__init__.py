@@ -10,6 +10,7 @@ from volapi.policies import base
 from volapi.policies import capabilities
 from volapi.policies import clusters
 from volapi.policies import default_types
+from volapi.policies import groups
 from volapi.policies import limits
 from volapi.policies import manageable_volumes
 from volapi.policies import messages
@@ -32,4 +33,4 @@ def list_rules():
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
         default_types.list_rules(), volume_transfer.list_rules(),
-        manageable_volumes.list_rules()))
+        manageable_volumes.list_rules(), groups.list_rules()))

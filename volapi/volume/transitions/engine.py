@@ -264,7 +264,7 @@ def _transaction(context, actions):
 
 MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
           'attachment': models.VolumeAttachment,
-          'transfer': models.Transfer}
+          'transfer': models.Transfer, 'group': models.Group}
 
 
 def reads_nothing(transition):
