@@ -11,6 +11,7 @@ worker's endpoint the new version; a new major version breaks old workers):
     1.3 - get_capabilities (call)
     1.4 - get_manageable_volumes, manage_existing_get_size (calls);
           manage_existing, unmanage_volume (casts)
+    1.5 - terminate_connector (call): os-terminate_connection
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
@@ -43,7 +44,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.5'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -58,7 +59,7 @@ SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'create_snapshot', 'delete_snapshot', 'terminate_connection',
         'initialize_connection', 'get_capabilities',
         'manage_existing', 'unmanage_volume', 'get_manageable_volumes',
-        'manage_existing_get_size')
+        'manage_existing_get_size', 'terminate_connector')
 
 
 def _volume_of(ctxt, snapshot):
@@ -153,6 +154,14 @@ class VolumeWorkerClient:
         request."""
         return self._bounded_call(self._worker(volume), ctxt,
                                   'initialize_connection', volume=volume,
+                                  connector=connector)
+
+    def terminate_connector(self, ctxt, volume, connector):
+        """End the connection initialize_connection made for
+        ``connector`` (os-terminate_connection: the caller holds it, nothing
+        records it); raises as initialize_connection does."""
+        return self._bounded_call(self._worker(volume, version='1.5'), ctxt,
+                                  'terminate_connector', volume=volume,
                                   connector=connector)
 
     def get_capabilities(self, ctxt, server, discover=False):

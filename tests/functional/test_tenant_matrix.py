@@ -433,6 +433,10 @@ ACTION_MATRIX = {
     (_VOLUME_ACTION, 'os-detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-initialize_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-terminate_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(202, 404, 202)),
     (_VOLUME_ACTION, 'os-force_detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(403, 404, 202)),

@@ -1,5 +1,6 @@
-"""Asking a backend's worker and waiting for the answer (an RPC call): the
-capabilities, the storage it could manage, the size of a storage object.
+"""Asking a worker and waiting for the answer (an RPC call): a backend's
+capabilities, the storage it could manage, the size of a storage object;
+a volume's connections.
 
 The backend is named as a volume service names it (``host@backend``) or
 as a cluster (``cluster@backend``). A backend with no live worker is a
@@ -9,6 +10,7 @@ request may succeed later, and nothing was changed.
 """
 import oslo_messaging
 from oslo_config import cfg
+from oslo_log import log as logging
 
 from rpc import transport as rpc_transport
 from volapi import request_text
@@ -17,6 +19,7 @@ from volapi.volume import cluster
 from volapi.volume.drivers import base as drivers_base
 
 CONF = cfg.CONF
+LOG = logging.getLogger(__name__)
 
 
 class NoSuchBackend(Exception):
@@ -61,3 +64,32 @@ def call(context, name, what, method, **kwargs):
     except drivers_base.VolumeDriverError as error:
         # In process (the fake transport) the driver's own exception.
         raise WorkerFailed(type(error).__name__, str(error)) from None
+
+
+def on_volume(context, volume, what, method, **kwargs):
+    """``VolumeWorkerClient.<method>(context, volume, **kwargs)`` to a live
+    worker serving ``volume``; ``what`` says what is asked ('initialize
+    the connection to'). Raises WorkerUnavailable as :func:`call` does, or
+    BackendError when the worker failed: its exception is named, its words
+    stay in its log (they name paths)."""
+    def unavailable(why):
+        return volume_api.WorkerUnavailable('Unable to %s volume %s: %s.'
+                                            % (what, volume.id, why))
+
+    if not cluster.has_live_member(context, volume):
+        raise unavailable('no volume worker serving it is up')
+    try:
+        return getattr(volume_api.worker_client(), method)(
+            context, volume, **kwargs)
+    except oslo_messaging.MessagingTimeout:
+        LOG.warning('%s of volume %s timed out', method, volume.id)
+        raise unavailable('no volume worker answered') from None
+    except rpc_transport.SEND_FAILURES as e:
+        LOG.warning('%s of volume %s not sent: %s', method, volume.id, e)
+        raise unavailable('the message broker is unavailable') from None
+    except Exception as e:
+        LOG.exception('%s of volume %s failed', method, volume.id)
+        raise volume_api.BackendError(
+            'Unable to %s volume %s: the volume worker failed (%s).' % (
+                what, volume.id, getattr(e, 'exc_type', type(e).__name__))
+        ) from None

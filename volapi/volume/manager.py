@@ -390,6 +390,10 @@ class VolumeManager:
         # A call: the API waits for the answer, nothing to claim.
         return self.driver.initialize_connection(volume, connector)
 
+    def terminate_connector(self, context, volume, connector):
+        # A call (os-terminate_connection): the caller holds the connector.
+        self.driver.terminate_connection(volume, connector)
+
     def terminate_connection(self, context, volume, attachment,
                              tracked=False):
         """``tracked``: a workers row records the termination (RPC 1.2);

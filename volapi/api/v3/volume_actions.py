@@ -25,6 +25,7 @@ from volapi.policies import volume_actions as policies
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
 from volapi.volume import attachments
+from volapi.volume import connections
 from volapi.volume import image_metadata
 from volapi.volume import manage
 from volapi.volume import migrations
@@ -81,6 +82,15 @@ def _force_detach(context, volume_id, argument, **call):
     attachments.force_detach(context, volume_id,
                              attachment_id=argument.get('attachment_id'),
                              **call)
+
+
+def _initialize_connection(context, volume_id, argument, **call):
+    return connections.initialize(context, volume_id, argument['connector'],
+                                  **call)
+
+
+def _terminate_connection(context, volume_id, argument, **call):
+    connections.terminate(context, volume_id, argument['connector'], **call)
 
 
 def _reset_status(context, volume_id, argument, **call):
@@ -165,6 +175,12 @@ ACTIONS = {
                                     volume_api.roll_detaching),
     'os-attach': Action(schemas.attach, policies.ATTACH, _attach),
     'os-detach': Action(schemas.detach, policies.DETACH, _detach),
+    'os-initialize_connection': Action(
+        schemas.initialize_connection, policies.INITIALIZE_CONNECTION,
+        _initialize_connection),
+    'os-terminate_connection': Action(
+        schemas.terminate_connection, policies.TERMINATE_CONNECTION,
+        _terminate_connection),
     'os-force_detach': Action(schemas.force_detach, policies.FORCE_DETACH,
                               _force_detach),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
