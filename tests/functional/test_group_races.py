@@ -125,4 +125,3 @@ class GroupRacesTest(test_groups.GroupsAPITestCase):
             else:
                 self.assertEqual((202, 400, 'attaching'),
                                  (reserved, deleted, status))
-

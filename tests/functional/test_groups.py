@@ -312,10 +312,10 @@ class GroupsTest(GroupsAPITestCase):
         group_id = self.group('gold', ['vt']).json['group']['id']
         volume_id = self.available_volume('vt')
         self.update(group_id, add_volumes=volume_id)
-        self.app.post_json('/v3/admin/volumes/%s/action' % volume_id, {
-            'os-reset_status': {'status': 'in-use',
-                                'attach_status': 'attached'}},
-            headers=api_fixtures.ADMIN, status=202)
+        attached = {'os-reset_status': {'status': 'in-use',
+                                        'attach_status': 'attached'}}
+        self.app.post_json('/v3/admin/volumes/%s/action' % volume_id,
+                           attached, headers=api_fixtures.ADMIN, status=202)
         response = self.delete(group_id, expect=400,
                                **{'delete-volumes': True})
         self.assertIn('must not have attached volumes',

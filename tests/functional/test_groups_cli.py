@@ -80,4 +80,4 @@ class GroupsCLITest(test_actions_cli.CinderClientTestCase):
         # The worker deletes the group's volume.
         cinder = self.client(version=VERSION)
         vwf.wait_for(lambda: [v.id for v in cinder.volumes.list()],
-                 lambda ids: in_group not in ids)
+                     lambda ids: in_group not in ids)
