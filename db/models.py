@@ -79,8 +79,32 @@ class VolumeType(SoftDeleteMixin, Base):
     # constraint makes "no two live types share a name" hold under
     # concurrent creates (migration 0002_volume_types).
     live_name = sa.Column(NAME)
+    # The QoS specs of the type's volumes (Cinder's association), one at
+    # most: an association is a compare-and-swap of this column.
+    qos_specs_id = sa.Column(UUID, sa.ForeignKey('qos_specs.id'),
+                             index=True)
     __table_args__ = (sa.UniqueConstraint(
         'live_name', name='uniq_volume_types0live_name'),)
+
+
+class QosSpecs(SoftDeleteMixin, Base):
+    """A named set of quality-of-service keys for volume types (Cinder's
+    qos-specs); ``consumer`` says who enforces them."""
+    __tablename__ = 'qos_specs'
+    cas_name = 'qos specs'
+    id = sa.Column(UUID, primary_key=True)
+    name = sa.Column(NAME, nullable=False)
+    consumer = sa.Column(sa.String(16), nullable=False)
+    # As volume_types.live_name: the name while live, NULL once deleted,
+    # unique, so two creates of one name cannot both succeed.
+    live_name = sa.Column(NAME)
+    __table_args__ = (sa.UniqueConstraint(
+        'live_name', name='uniq_qos_specs0live_name'),)
+
+
+class QosSpecsItem(key_value_pairs('qos_specs_id', 'qos_specs'), Base):
+    """One key of a QoS specs (``total_iops_sec``...)."""
+    __tablename__ = 'qos_specs_items'
 
 
 class VolumeTypeProject(Base):

@@ -74,10 +74,10 @@ def limit_column(resource):
 class LimitBelowUsage(Exception):
     """A project's limit set under what the project holds of it."""
 
-    def __init__(self, resource):
-        self.resource = resource
-        super().__init__('%s limit below what the project holds'
-                         % resource)
+    def __init__(self, resource, usage, limit):
+        self.resource, self.usage, self.limit = resource, usage, limit
+        super().__init__('%s limit %s below what the project holds, %s'
+                         % (resource, limit, usage))
 
 
 def config_defaults(conf):
@@ -143,15 +143,31 @@ def set_class_limits(context, class_name, limits):
             'quota limit', class_name, 1))
 
 
-class NotBelow(cond.Filter):
-    """The condition that the row holds no more of ``counted`` than
-    ``limit``, a new limit of ``resource``."""
+class NotBelow(cond.Condition):
+    """The condition that the row holds no more of ``field`` (a count)
+    than ``expected``, a new limit of ``resource``; checked in Python
+    after a refusal, so that the refusal says what the row holds."""
 
-    def __init__(self, usage_model, resource, counted, limit):
-        super().__init__(getattr(usage_model, counted) <= limit,
-                         'must hold no more %s than the new limit'
-                         % counted)
+    def __init__(self, resource, field, limit):
         self.resource = resource
+        self.field = field
+        self.expected = limit
+
+    def __repr__(self):
+        return 'NotBelow(%s<=%r)' % (self.field, self.expected)
+
+    def clause(self, model):
+        return cond.column_of(model, self.field) <= self.expected
+
+    def actual(self, row):
+        return row[self.field]
+
+    def holds(self, actual):
+        return actual is not None and actual <= self.expected
+
+    def explain(self, actual, what):
+        return '%s must hold no more %s than the new limit %s, it holds %s' \
+            % (what, self.field, self.expected, actual)
 
 
 def set_limit_columns(context, model, ident, limits, names, make_row):
@@ -164,7 +180,7 @@ def set_limit_columns(context, model, ident, limits, names, make_row):
     values = {limit_column(name): limit for name, limit in limits.items()}
     values['updated_at'] = timeutils.utcnow()
     # -1 (no limit) is never below anything.
-    conditions = [NotBelow(model, names[name], name, limit)
+    conditions = [NotBelow(names[name], name, limit)
                   for name, limit in sorted(limits.items())
                   if name in COUNTED and limit != -1]
     for _ in range(2):
@@ -175,7 +191,8 @@ def set_limit_columns(context, model, ident, limits, names, make_row):
         except db_exc.NotFound:
             make_row()
         except db_exc.ConditionNotMet as exc:
-            raise LimitBelowUsage(exc.condition.resource) from None
+            raise LimitBelowUsage(exc.condition.resource, exc.actual,
+                                  exc.condition.expected) from None
     raise db_exc.NotFound(model.cas_name, ident)
 
 

@@ -9,7 +9,10 @@ worker's endpoint the new version; a new major version breaks old workers):
     1.1 - migrate_volume (cast)
     1.2 - terminate_connection(tracked=True): a workers row records it
     1.3 - get_capabilities (call)
-    1.4 - create_backup, delete_backup, restore_backup (casts)
+    1.4 - get_manageable_volumes, manage_existing_get_size (calls);
+          manage_existing, unmanage_volume (casts)
+    1.5 - terminate_connector (call): os-terminate_connection
+    1.6 - create_backup, delete_backup, restore_backup (casts)
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
@@ -43,7 +46,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.6'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -57,6 +60,8 @@ SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'migrate_volume',
         'create_snapshot', 'delete_snapshot', 'terminate_connection',
         'initialize_connection', 'get_capabilities',
+        'manage_existing', 'unmanage_volume', 'get_manageable_volumes',
+        'manage_existing_get_size', 'terminate_connector',
         'create_backup', 'delete_backup', 'restore_backup')
 
 
@@ -138,16 +143,16 @@ class VolumeWorkerClient:
                            'delete_snapshot', snapshot=snapshot)
 
     def create_backup(self, ctxt, backup, volume):
-        self._cast_tracked(ctxt, volume, 'create_backup', version='1.4',
+        self._cast_tracked(ctxt, volume, 'create_backup', version='1.6',
                            backup=backup)
 
     def delete_backup(self, ctxt, backup):
         self._cast_tracked(ctxt, _backed_up(ctxt, backup), 'delete_backup',
-                           version='1.4', backup=backup)
+                           version='1.6', backup=backup)
 
     def restore_backup(self, ctxt, backup, volume):
         # To the workers of the volume written to (a new one's pool).
-        self._cast_tracked(ctxt, volume, 'restore_backup', version='1.4',
+        self._cast_tracked(ctxt, volume, 'restore_backup', version='1.6',
                            backup=backup)
 
     def terminate_connection(self, ctxt, volume, attachment):
@@ -155,6 +160,14 @@ class VolumeWorkerClient:
         self._cast_tracked(ctxt, volume, 'terminate_connection',
                            version='1.2', volume=volume,
                            attachment=attachment, tracked=True)
+
+    def manage_existing(self, ctxt, volume, reference):
+        self._cast_tracked(ctxt, volume, 'manage_existing', version='1.4',
+                           volume=volume, reference=reference)
+
+    def unmanage_volume(self, ctxt, volume):
+        self._cast_tracked(ctxt, volume, 'unmanage_volume', version='1.4',
+                           volume=volume)
 
     # -- calls: the request needs the worker's answer ----------------------
     def initialize_connection(self, ctxt, volume, connector):
@@ -168,14 +181,40 @@ class VolumeWorkerClient:
                                   'initialize_connection', volume=volume,
                                   connector=connector)
 
+    def terminate_connector(self, ctxt, volume, connector):
+        """End the connection initialize_connection made for
+        ``connector`` (os-terminate_connection: the caller holds it, nothing
+        records it); raises as initialize_connection does."""
+        return self._bounded_call(self._worker(volume, version='1.5'), ctxt,
+                                  'terminate_connector', volume=volume,
+                                  connector=connector)
+
     def get_capabilities(self, ctxt, server, discover=False):
         """The capabilities of the backend of RPC server ``server`` (a
         worker's ``host@backend``, or its cluster's name); raises as
         initialize_connection does."""
-        prepared = self._client.prepare(
-            server=server, version='1.3', retry=SEND_RETRIES)
-        return self._bounded_call(prepared, ctxt, 'get_capabilities',
-                                  discover=discover)
+        return self._bounded_call(self._server(server, '1.3'), ctxt,
+                                  'get_capabilities', discover=discover)
+
+    def get_manageable_volumes(self, ctxt, server):
+        """The storage objects of the backend of RPC server ``server``
+        that could become volumes (see VolumeDriver.manageable_volumes);
+        raises as initialize_connection does."""
+        return self._bounded_call(self._server(server, '1.4'), ctxt,
+                                  'get_manageable_volumes')
+
+    def manage_existing_get_size(self, ctxt, server, reference):
+        """{'pool', 'size'} of the storage object ``reference`` names on
+        the backend of RPC server ``server``; raises as
+        initialize_connection does (RemoteError 'InvalidReference' for a
+        reference the driver refuses)."""
+        return self._bounded_call(self._server(server, '1.4'), ctxt,
+                                  'manage_existing_get_size',
+                                  reference=reference)
+
+    def _server(self, server, version):
+        return self._client.prepare(server=server, version=version,
+                                    retry=SEND_RETRIES)
 
     def _bounded_call(self, prepared, ctxt, method, **kwargs):
         timeout = self._transport.conf.rpc_response_timeout

@@ -29,7 +29,7 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'clusters': '{cluster_name}', 'extensions': '{alias}',
                'os-volume-transfer': '{transfer_id}',
                'volume-transfers': '{transfer_id}',
-               'capabilities': '{host}'}
+               'capabilities': '{host}', 'qos-specs': '{qos_id}'}
 
 
 def _methods(handler):

@@ -124,6 +124,35 @@ class ReconcilerTest(base.DatabaseTestCase):
         self.assertEqual('deleted', volume.status)
         self.assertFalse(os.path.exists(path))
 
+    def test_manage_the_dead_peer_had_done_is_finished(self):
+        # The file was taken (renamed) before the peer died: found done.
+        volume = wf.make_volume(self.context, status='managing', size=1,
+                                host='dead@file#file',
+                                cluster_name=CLUSTER + '#file')
+        reference = {'source-name': 'legacy'}
+        engine.run(self.context, lambda ctx: objects.Worker.track(
+            ctx, 'volume', volume.id, 'managing', {'reference': reference}))
+        self.held_by_the_dead('Volume', volume.id, 'managing')
+        path = os.path.join(self.worker.driver.pool_dir('file'),
+                            'volume-%s' % volume.id)
+        open(path, 'wb').close()
+        self.assertEqual(1, len(self.reconciler.reconcile()))
+        volume.refresh()
+        self.assertEqual(('available', path),
+                         (volume.status, volume.provider_location))
+        self.assertEqual(GiB, os.path.getsize(path))
+        self.assertNoWorkerRow('volume', volume.id)
+
+    def test_unmanage_of_the_dead_peer_is_completed(self):
+        volume = self.volume_of_the_dead_peer()
+        engine.apply(self.context, 'unmanage', volume)
+        self.held_by_the_dead('Volume', volume.id, 'unmanaging')
+        self.reconciler.reconcile()
+        volume = objects.Volume.get_by_id(self.context, volume.id,
+                                          include_deleted=True)
+        self.assertEqual('deleted', volume.status)
+        self.assertTrue(os.path.exists(volume.provider_location))
+
     def test_operations_of_another_cluster_are_left_alone(self):
         volume = wf.make_volume(self.context, status='available',
                                 host='other@file#file',

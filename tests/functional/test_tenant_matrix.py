@@ -82,6 +82,47 @@ def _type(w, template, body=None):
     return _path(template, type_id=w['type'], key='k'), body, []
 
 
+def _qos(w, template, body=None):
+    return _path(template, qos_id=w['qos']), body, []
+
+
+def _qos_rows():
+    """QoS specs: administrators only, as in Cinder (no project owns a
+    spec)."""
+    member = '/v3/qos-specs/{qos_id}'
+    rows = {
+        ('GET', '/v3/qos-specs'): (
+            lambda w: ('/v3/qos-specs', None, []), expect(403, 403, 200)),
+        ('POST', '/v3/qos-specs'): (
+            lambda w: ('/v3/qos-specs', {'qos_specs': {
+                'name': 'new-%s' % uuid.uuid4().hex[:8]}}, []),
+            expect(403, 403, 200)),
+        ('GET', member): (lambda w: _qos(w, member), expect(403, 403, 200)),
+        ('PUT', member): (
+            lambda w: _qos(w, member, {'qos_specs': {'k': 'w'}}),
+            expect(403, 403, 200)),
+        ('DELETE', member): (lambda w: _qos(w, member),
+                             expect(403, 403, 202)),
+        ('PUT', member + '/delete_keys'): (
+            lambda w: _qos(w, member + '/delete_keys', {'keys': ['k']}),
+            expect(403, 403, 202)),
+        ('GET', member + '/associations'): (
+            lambda w: _qos(w, member + '/associations'),
+            expect(403, 403, 200)),
+        ('GET', member + '/disassociate_all'): (
+            lambda w: _qos(w, member + '/disassociate_all'),
+            expect(403, 403, 202)),
+    }
+    for route in ('associate', 'disassociate'):
+        rows['GET', '%s/%s' % (member, route)] = (
+            lambda w, route=route: (
+                '%s/%s?vol_type_id=%s' % (
+                    _path(member, qos_id=w['qos']), route, w['type']),
+                None, []),
+            expect(403, 403, 202))
+    return rows
+
+
 def _transfer(w, template, body=None):
     return (_path(template, transfer_id=w['transfer']), body,
             [w['transfer']])
@@ -308,6 +349,27 @@ VOLUME_MATRIX = {
     ('GET', '/v3/capabilities/{host}'): (
         lambda w: ('/v3/capabilities/nowhere@file', None, []),
         expect(403, 403, 404)),
+    # Administrators only; the admin's reference names no file.
+    ('GET', '/v3/manageable_volumes'): (
+        lambda w: ('/v3/manageable_volumes?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/manageable_volumes/detail'): (
+        lambda w: ('/v3/manageable_volumes/detail?host=worker-1@file', None,
+                   []), expect(403, 403, 200)),
+    ('POST', '/v3/manageable_volumes'): (
+        lambda w: ('/v3/manageable_volumes', {'volume': {
+            'host': 'worker-1@file', 'ref': {'source-name': 'none'}}}, []),
+        expect(403, 403, 400)),
+    ('GET', '/v3/os-volume-manage'): (
+        lambda w: ('/v3/os-volume-manage?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-volume-manage/detail'): (
+        lambda w: ('/v3/os-volume-manage/detail?host=worker-1@file', None,
+                   []), expect(403, 403, 200)),
+    ('POST', '/v3/os-volume-manage'): (
+        lambda w: ('/v3/os-volume-manage', {'volume': {
+            'host': 'worker-1@file', 'ref': {'source-name': 'none'}}}, []),
+        expect(403, 403, 400)),
     ('GET', '/v3/scheduler-stats/get_pools'): (
         lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
         expect(403, 403, 200)),
@@ -355,6 +417,7 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
 }
 VOLUME_MATRIX.update(_transfer_rows())
+VOLUME_MATRIX.update(_qos_rows())
 
 # POST .../action, per action: (template, action) -> (argument, the world
 # key of the resource acted on, expected statuses).
@@ -375,11 +438,18 @@ ACTION_MATRIX = {
     (_VOLUME_ACTION, 'os-detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(202, 404, 202)),
+    (_VOLUME_ACTION, 'os-initialize_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(200, 404, 200)),
+    (_VOLUME_ACTION, 'os-terminate_connection'): (
+        {'connector': {'host': 'h'}}, 'volume', expect(202, 404, 202)),
     (_VOLUME_ACTION, 'os-force_detach'): (
         {'attachment_id': '<attachment>'}, 'in_use',
         expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-reset_status'): (
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
+    # The world's volume has a snapshot: the admin's is refused.
+    (_VOLUME_ACTION, 'os-unmanage'): (
+        None, 'volume', expect(403, 404, 400)),
     (_VOLUME_ACTION, 'os-retype'): (
         {'new_type': '<type>'}, 'volume', expect(202, 404, 202)),
     # Admin only; the admin's request names no pool that can take it.
@@ -430,6 +500,7 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
+                     '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',
                      '/v3/volume-transfers/{transfer_id}/accept': 'POST'}
 
@@ -490,6 +561,12 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         type_id = rows.volume_type(context)
         rows.insert(context, models.VolumeTypeExtraSpec,
                     volume_type_id=type_id, key='k', value='v')
+        qos = str(uuid.uuid4())
+        rows.insert(context, models.QosSpecs, id=qos, name='qos-' + qos,
+                    live_name='qos-' + qos, consumer='back-end',
+                    deleted=False, created_at=timeutils.utcnow())
+        rows.insert(context, models.QosSpecsItem, qos_specs_id=qos, key='k',
+                    value='v')
         offered = rows.volume(context, project_id='project-a',
                               status='awaiting-transfer')
         self.driver.create_volume(offered)
@@ -501,7 +578,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                     no_snapshots=False, source_project_id='project-a',
                     accepted=False, deleted=False,
                     created_at=timeutils.utcnow())
-        return {'transfer': transfer, 'volume': volume.id, 'in_use': in_use.id,
+        return {'transfer': transfer, 'qos': qos,
+                'volume': volume.id, 'in_use': in_use.id,
                 'attachment': attachment.id, 'attaching': attaching.id,
                 'detaching': detaching.id, 'reserved': reserved.id,
                 'connected': connected.id,

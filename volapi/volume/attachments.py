@@ -8,16 +8,14 @@ attachment row, in one transaction; the worker's part (initialize or
 terminate the connection) follows once it has committed."""
 import uuid
 
-import oslo_messaging
 from oslo_log import log as logging
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 
 from db import exceptions as db_exc
 import objects
-from rpc import transport as rpc_transport
 from volapi.volume import api as volume_api
-from volapi.volume import cluster
+from volapi.volume import backend_call
 from volapi.volume.transitions import engine
 
 LOG = logging.getLogger(__name__)
@@ -81,32 +79,10 @@ def create(context, volume_id, instance_uuid, connector=None, mode=None,
 
 
 def _connect(context, volume, attachment, connector):
-    if not cluster.has_live_member(context, volume):
-        raise volume_api.WorkerUnavailable(
-            'Unable to initialize the connection to volume %s: no volume '
-            'worker serving it is up.' % volume.id)
-    try:
-        info = volume_api.worker_client().initialize_connection(
-            context, volume, connector)
-    except oslo_messaging.MessagingTimeout:
-        LOG.warning('initialize_connection of volume %s timed out',
-                    volume.id)
-        raise volume_api.WorkerUnavailable(
-            'Unable to initialize the connection to volume %s: no volume '
-            'worker answered.' % volume.id)
-    except rpc_transport.SEND_FAILURES as e:
-        LOG.warning('initialize_connection of volume %s not sent: %s',
-                    volume.id, e)
-        raise volume_api.WorkerUnavailable(
-            'Unable to initialize the connection to volume %s: the message '
-            'broker is unavailable.' % volume.id)
-    except Exception as e:
-        LOG.exception('initialize_connection of volume %s failed', volume.id)
-        # The worker's own words stay in its log: they name paths.
-        raise volume_api.BackendError(
-            'Unable to initialize the connection to volume %s: the volume '
-            'worker failed (%s).' % (
-                volume.id, getattr(e, 'exc_type', type(e).__name__)))
+    info = backend_call.on_volume(context, volume,
+                                  'initialize the connection to',
+                                  'initialize_connection',
+                                  connector=connector)
     try:
         engine.apply(context, 'attachment_connected', attachment,
                      connection_info=jsonutils.dumps(info))

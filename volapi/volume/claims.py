@@ -383,6 +383,7 @@ def _undo_migration_and_retype(context, volume, values):
 # (``obj`` holds what it wrote).
 AFTER_TRANSITION = {
     'delete_done': lambda ctx, volume, values: release_volume(ctx, volume),
+    'unmanage_done': lambda ctx, volume, values: release_volume(ctx, volume),
     'extend_failed': _back_to_size,
     'reset_status': _reset,
     'migrate_done': end_migration,
@@ -413,7 +414,8 @@ def read_committed(context):
 # their releases are relative UPDATEs that are never refused. Concurrent
 # deletes on one pool then queue on its inventory row instead of failing
 # with serialization errors, starting over, and running out of retries.
-READ_COMMITTED = frozenset(['delete_done', 'snapshot_delete_done'])
+READ_COMMITTED = frozenset(['delete_done', 'unmanage_done',
+                            'snapshot_delete_done'])
 
 
 def after_transition(context, name, obj, values):

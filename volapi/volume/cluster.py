@@ -38,6 +38,14 @@ def address_of(volume):
     return server_of(volume.cluster_name or volume.host)
 
 
+def services_named(context, name):
+    """The volume services of host or cluster ``name`` (``host@backend``
+    or ``cluster@backend``)."""
+    return (objects.Service.get_all(context, binary=BINARY, host=name)
+            or objects.Service.get_all(context, binary=BINARY,
+                                       cluster_name=name))
+
+
 def cluster_name_of_pool(context, host):
     """``host`` (``<server>@<backend>#<pool>``) as a volume in that pool
     records its cluster_name: itself if ``<server>@<backend>`` is a

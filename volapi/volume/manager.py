@@ -55,6 +55,8 @@ REDRIVE = {
     (VOLUME, 'extending'): ('_extend_volume', ('new_size',)),
     (VOLUME, 'retyping'): ('_retype', ('new_type_id',)),
     (VOLUME, 'migrating'): ('_migrate_volume', ('dest_host',)),
+    (VOLUME, 'managing'): ('_manage_existing', ('reference',)),
+    (VOLUME, 'unmanaging'): ('_unmanage_volume', ()),
     (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
     (ATTACHMENT, 'terminating'): ('_terminate_connection', ()),
@@ -349,6 +351,37 @@ class VolumeManager(backup_manager.BackupOperations):
         return ('deleting', work, 'snapshot_delete_done',
                 'snapshot_delete_failed')
 
+    # -- existing storage: cinder manage / unmanage ---------------------------
+    def manage_existing(self, context, volume, reference):
+        self._operate(context, VOLUME, volume,
+                      self._manage_existing(context, volume, reference))
+
+    def _manage_existing(self, context, volume, reference):
+        def work():
+            values = self.driver.manage_existing(volume, reference)
+            return dict(values or {},
+                        cluster_name=self._cluster_of(volume),
+                        launched_at=timeutils.utcnow())
+
+        return 'managing', work, 'manage_done', 'manage_failed'
+
+    def unmanage_volume(self, context, volume):
+        self._operate(context, VOLUME, volume,
+                      self._unmanage_volume(context, volume))
+
+    def _unmanage_volume(self, context, volume):
+        def work():
+            self.driver.unmanage(volume)
+
+        return 'unmanaging', work, 'unmanage_done', 'unmanage_failed'
+
+    def get_manageable_volumes(self, context):
+        return self.driver.manageable_volumes()
+
+    def manage_existing_get_size(self, context, reference):
+        pool, size = self.driver.manage_existing_get_size(reference)
+        return {'pool': pool, 'size': size}
+
     # -- calls: the API waits for the answer, nothing to claim ---------------
     def get_capabilities(self, context, discover=False):
         """The backend's capabilities (Cinder's get-capabilities); this
@@ -360,6 +393,10 @@ class VolumeManager(backup_manager.BackupOperations):
     def initialize_connection(self, context, volume, connector):
         # A call: the API waits for the answer, nothing to claim.
         return self.driver.initialize_connection(volume, connector)
+
+    def terminate_connector(self, context, volume, connector):
+        # A call (os-terminate_connection): the caller holds the connector.
+        self.driver.terminate_connection(volume, connector)
 
     def terminate_connection(self, context, volume, attachment,
                              tracked=False):

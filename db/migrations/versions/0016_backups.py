@@ -1,7 +1,7 @@
 """volume backups
 
 Revision ID: 0016_backups
-Revises: 0019_binary_project_ids
+Revises: 0017_qos_specs
 Create Date: 2026-11-26
 
 Cinder's volume backups: the ``backups`` table and its metadata, and the
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0016_backups'
-down_revision = '0019_binary_project_ids'
+down_revision = '0017_qos_specs'
 branch_labels = None
 depends_on = None
 

@@ -27,6 +27,12 @@ detach = {
     'additionalProperties': False,
 }
 
+# Cinder's, but a connector must be an object (a string would reach the
+# driver as one).
+initialize_connection = types.single_key('connector', {'type': 'object'})
+terminate_connection = types.single_key('connector',
+                                        {'type': ['object', 'null']})
+
 # Cinder's: any attachment id (one the volume does not have settles its
 # statuses), and a connector that volapi does not need (it terminates the
 # connection it recorded).

@@ -8,20 +8,14 @@ not reply is a 502 after the RPC timeout, a backend with no live worker
 is a 503 at once, and one whose worker does not answer a 503 too: a
 worker down is a dependency down.
 """
-import oslo_messaging
 import pecan
-from oslo_config import cfg
 
-from objects import service as service_obj
-from rpc import transport as rpc_transport
 from volapi.api import errors
 from volapi.api import policy
 from volapi.api import rest
 from volapi.policies import capabilities as policies
 from volapi import request_text
-from volapi.volume import api as volume_api
-
-CONF = cfg.CONF
+from volapi.volume import backend_call
 
 
 def _view(capabilities, server):
@@ -44,20 +38,6 @@ def _view(capabilities, server):
             'properties': capabilities.get('properties')}
 
 
-def _services(context, name):
-    """The volume services of host or cluster ``name``."""
-    binary = service_obj.VOLUME_BINARY
-    return (service_obj.Service.get_all(context, binary=binary, host=name)
-            or service_obj.Service.get_all(context, binary=binary,
-                                           cluster_name=name))
-
-
-def _unavailable(name, why):
-    return errors.WorkerUnavailable(
-        'Unable to get the capabilities of backend %s: %s.'
-        % (request_text.excerpt(name), why))
-
-
 class CapabilityController:
 
     def __init__(self, name):
@@ -70,22 +50,13 @@ class CapabilityController:
     def show(self, **params):
         context = pecan.request.ctx
         policy.authorize(context, policies.SHOW)
-        services = _services(context, self.name)
-        if not services:
-            raise errors.NotFound("Can't find service: %s"
-                                  % request_text.excerpt(self.name))
-        if not any(s.is_up(CONF.service_down_time) for s in services):
-            raise _unavailable(self.name, 'no volume worker serving it is up')
-        server = services[0].cluster_name or services[0].host
         try:
-            capabilities = volume_api.worker_client().get_capabilities(
-                context, server)
-        except oslo_messaging.MessagingTimeout:
-            raise _unavailable(self.name, 'no volume worker answered') \
-                from None
-        except rpc_transport.SEND_FAILURES:
-            raise _unavailable(self.name, 'the message broker is '
-                                          'unavailable') from None
+            server, capabilities = backend_call.call(
+                context, self.name, 'get the capabilities of',
+                'get_capabilities')
+        except backend_call.NoSuchBackend:
+            raise errors.NotFound("Can't find service: %s"
+                                  % request_text.excerpt(self.name)) from None
         return _view(capabilities, server)
 
 

@@ -16,6 +16,8 @@ EXTENSIONS = (
      '2014-01-10T00:00:00-00:00', 'Extended services support.'),
     ('ExtendedSnapshotAttributes', 'os-extended-snapshot-attributes',
      '2012-06-19T00:00:00+00:00', 'Extended SnapshotAttributes support.'),
+    ('Qos_specs_manage', 'qos-specs', '2013-08-02T00:00:00+00:00',
+     'QoS specs support.'),
     ('QuotaClasses', 'os-quota-class-sets', '2012-03-12T00:00:00+00:00',
      'Quota classes management support.'),
     ('Quotas', 'os-quota-sets', '2011-08-08T00:00:00+00:00',
@@ -38,6 +40,8 @@ EXTENSIONS = (
      'Expose host as an attribute of a volume.'),
     ('VolumeImageMetadata', 'os-vol-image-meta', '2012-12-07T00:00:00+00:00',
      'Show image metadata associated with the volume.'),
+    ('VolumeManage', 'os-volume-manage', '2014-02-10T00:00:00+00:00',
+     "Allows existing backend storage to be 'managed' by Cinder."),
     ('VolumeMigStatusAttribute', 'os-vol-mig-status-attr',
      '2013-08-08T00:00:00+00:00',
      'Expose migration_status as an attribute of a volume.'),
@@ -48,6 +52,8 @@ EXTENSIONS = (
      'Volume transfer management support.'),
     ('VolumeTypeAccess', 'os-volume-type-access', '2014-06-26T00:00:00Z',
      'Volume type access support.'),
+    ('VolumeUnmanage', 'os-volume-unmanage', '2012-05-31T00:00:00+00:00',
+     'Enable volume unmanage operation.'),
 )
 
 

@@ -2,6 +2,7 @@
 import pecan
 
 from volapi.api import errors
+from volapi.api import microversion as mv
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
@@ -12,12 +13,14 @@ from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
+from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import transfers
 from volapi.api.v3 import types
+from volapi.api.v3 import volume_manage
 from volapi.api.v3 import volumes
 from volapi.api.v3 import workers
 from volapi import request_text
@@ -38,6 +41,8 @@ class Resources:
         self.clusters = clusters.ClustersController()
         self.extensions = extensions.ExtensionsController()
         self.capabilities = capabilities.CapabilitiesController()
+        self.manageable_volumes = volume_manage.ManageableVolumesController(
+            mv.MANAGE_EXISTING_LIST)
         # Cinder's names are not identifiers.
         setattr(self, 'default-types',
                 default_types.DefaultTypesController())
@@ -53,6 +58,9 @@ class Resources:
                 transfers.TransfersController(paged=False))
         setattr(self, 'volume-transfers',
                 transfers.TransfersController(paged=True))
+        setattr(self, 'qos-specs', qos_specs.QosSpecsController())
+        setattr(self, 'os-volume-manage',
+                volume_manage.ManageableVolumesController())
 
 
 class V3Controller:

@@ -20,11 +20,14 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volume_actions as schemas
+from volapi.policies import manageable_volumes as manage_policies
 from volapi.policies import volume_actions as policies
 from volapi.policies import volumes as volume_policies
 from volapi.volume import api as volume_api
 from volapi.volume import attachments
+from volapi.volume import connections
 from volapi.volume import image_metadata
+from volapi.volume import manage
 from volapi.volume import migrations
 
 
@@ -79,6 +82,15 @@ def _force_detach(context, volume_id, argument, **call):
     attachments.force_detach(context, volume_id,
                              attachment_id=argument.get('attachment_id'),
                              **call)
+
+
+def _initialize_connection(context, volume_id, argument, **call):
+    return connections.initialize(context, volume_id, argument['connector'],
+                                  **call)
+
+
+def _terminate_connection(context, volume_id, argument, **call):
+    connections.terminate(context, volume_id, argument['connector'], **call)
 
 
 def _reset_status(context, volume_id, argument, **call):
@@ -163,10 +175,18 @@ ACTIONS = {
                                     volume_api.roll_detaching),
     'os-attach': Action(schemas.attach, policies.ATTACH, _attach),
     'os-detach': Action(schemas.detach, policies.DETACH, _detach),
+    'os-initialize_connection': Action(
+        schemas.initialize_connection, policies.INITIALIZE_CONNECTION,
+        _initialize_connection),
+    'os-terminate_connection': Action(
+        schemas.terminate_connection, policies.TERMINATE_CONNECTION,
+        _terminate_connection),
     'os-force_detach': Action(schemas.force_detach, policies.FORCE_DETACH,
                               _force_detach),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
                               _reset_status),
+    'os-unmanage': Action(schemas.no_arguments, manage_policies.UNMANAGE,
+                          _no_argument(manage.unmanage)),
     'os-retype': Action(schemas.retype, policies.RETYPE, _retype),
     'os-migrate_volume': Action(None, policies.MIGRATE, _migrate,
                                 versioned_schema=_migrate_schema),

@@ -21,6 +21,12 @@ class VolumeDriverError(Exception):
     resource goes to its error status."""
 
 
+class InvalidReference(VolumeDriverError):
+    """A reference to an existing storage object (``cinder manage``) names
+    none the driver may take: a bad form, nothing there, or one the driver
+    refuses. Its message says which."""
+
+
 class VolumeDriver(abc.ABC):
 
     def __init__(self, conf):
@@ -107,6 +113,33 @@ class VolumeDriver(abc.ABC):
         place. Returns True if done, False if this driver cannot do it
         without moving the data (the retype then fails)."""
         return False
+
+    # -- existing storage: cinder manage / unmanage ---------------------------
+    def manageable_volumes(self):
+        """The backend's storage objects that could become volumes, the
+        volumes' own included (the API tells them apart): ``[{'reference':
+        {'source-name': ...}, 'size': GiB, 'pool': pool name}]``."""
+        return []
+
+    def manage_existing_get_size(self, reference):
+        """(pool name, size in GiB) of the storage object ``reference``
+        names (Cinder's ``{'source-name': ...}``), or InvalidReference."""
+        raise InvalidReference('driver %s cannot manage existing storage'
+                               % type(self).__name__)
+
+    def manage_existing(self, volume, reference):
+        """Make the object ``reference`` names the storage of ``volume``
+        (of ``volume.size`` GiB, in the pool its host names). Idempotent: a
+        volume whose storage is there and the object gone is done. Returns
+        values as create_volume does; InvalidReference if there is no such
+        object."""
+        raise InvalidReference('driver %s cannot manage existing storage'
+                               % type(self).__name__)
+
+    def unmanage(self, volume):
+        """Let go of the volume's storage: it stays on the backend, where
+        manageable_volumes lists it again. Nothing to do unless a driver
+        says."""
 
     # -- snapshots ----------------------------------------------------------
     @abc.abstractmethod

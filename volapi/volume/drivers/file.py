@@ -186,6 +186,52 @@ class FileDriver(base.VolumeDriver):
         # Every type this backend serves is the same kind of file.
         return True
 
+    # -- existing files: cinder manage / unmanage -------------------------------
+    def manageable_volumes(self):
+        found = []
+        for pool in self.pool_names():
+            for entry in _files(self.pool_dir(pool)):
+                found.append({'reference': {'source-name': entry.name},
+                              'size': _gib(entry.stat().st_size),
+                              'pool': pool})
+        return found
+
+    def _referenced(self, reference):
+        """(pool, path) of the file ``reference`` names: a plain name (no
+        directory, not hidden) of a regular file in a pool's directory."""
+        name = reference.get('source-name') \
+            if isinstance(reference, dict) else None
+        if not isinstance(name, str) or not name or name.startswith('.') \
+                or os.path.basename(name) != name:
+            raise base.InvalidReference(
+                "the reference must be {'source-name': <the name of a file "
+                "in a pool's directory>}")
+        for pool in self.pool_names():
+            path = os.path.join(self.pool_dir(pool), name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                return pool, path
+        raise base.InvalidReference('no pool of this backend has a file '
+                                    'named %s' % name)
+
+    def manage_existing_get_size(self, reference):
+        pool, path = self._referenced(reference)
+        return pool, _gib(os.path.getsize(path))
+
+    def manage_existing(self, volume, reference):
+        target = os.path.join(self.pool_dir(self._pool_of(volume.host)),
+                              self._file_name('volume', volume))
+        try:
+            _, path = self._referenced(reference)
+        except base.InvalidReference:
+            if not os.path.exists(target):  # else renamed before a crash
+                raise
+        else:
+            os.rename(path, target)
+        # A volume holds whole GiB: the tail of the last one reads zeros.
+        if os.path.getsize(target) < volume.size * base.GiB:
+            os.truncate(target, volume.size * base.GiB)
+        return {'provider_location': target}
+
     # -- snapshots ------------------------------------------------------------
     def create_snapshot(self, snapshot, volume):
         path = self.snapshot_path(snapshot, volume)
@@ -275,6 +321,22 @@ def _field(resource, name):
             not resource.obj_attr_is_set(name):
         return None
     return getattr(resource, name)
+
+
+def _gib(size):
+    """Bytes as whole GiB, rounded up (a volume holds whole GiB)."""
+    return -(-size // base.GiB)
+
+
+def _files(directory):
+    """The regular files of ``directory`` (not hidden: copies in
+    progress), by name."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except FileNotFoundError:
+        return []
+    return [e for e in entries if not e.name.startswith('.')
+            and e.is_file(follow_symlinks=False)]
 
 
 def _provisioned(directory):

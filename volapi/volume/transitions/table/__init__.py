@@ -5,6 +5,7 @@ computed values) in :mod:`..blocks`. Only data: :mod:`..engine` applies it,
 :mod:`..doc` describes it."""
 from volapi.volume.transitions.table import attachments
 from volapi.volume.transitions.table import backups
+from volapi.volume.transitions.table import manage
 from volapi.volume.transitions.table import manager
 from volapi.volume.transitions.table import reconciliation
 from volapi.volume.transitions.table import snapshots
@@ -19,8 +20,8 @@ from volapi.volume.transitions.table.shared import WORKER_TYPES  # noqa: F401
 
 
 TABLE = (volumes.TABLE + attachments.TABLE + snapshots.TABLE
-         + transfers.TABLE + manager.TABLE + reconciliation.TABLE
-         + backups.TABLE)
+         + transfers.TABLE + manage.TABLE + manager.TABLE
+         + reconciliation.TABLE + backups.TABLE)
 
 TRANSITIONS = {t.name: t for t in TABLE}
 
@@ -31,6 +32,7 @@ WORKER_ARGUMENTS = {
     'retype': ('new_type_id',),
     'migrate': ('dest_host',),
     'retype_migrate': ('dest_host', 'new_type_id'),
+    'manage': ('reference',),
 }
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
@@ -42,6 +44,8 @@ CLEANUP = {
     ('Volume', 'deleting'): 'delete_failed',
     ('Volume', 'retyping'): 'retype_failed',
     ('Volume', 'migrating'): 'migrate_failed',
+    ('Volume', 'managing'): 'manage_failed',
+    ('Volume', 'unmanaging'): 'unmanage_failed',
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
     ('Backup', 'creating'): 'backup_create_failed',

@@ -1,11 +1,18 @@
 """Statuses and sets of values that more than one part of the table
 speaks of."""
+from db import conditions as cond
 from objects import worker
 from volapi.volume.transitions.vocabulary import NOW
 
 
 # Cinder's AVAILABLE_MIGRATION_STATUS: the volume is not being migrated.
 NOT_MIGRATING = (None, 'deleting', 'error', 'success')
+# A volume that may go (deleted, or let go by os-unmanage): not attached,
+# not being migrated, in no group.
+DELETE_EXPECT = {'attach_status': cond.Not('attached'),
+                 'migration_status': NOT_MIGRATING,
+                 'consistencygroup_id': None,
+                 'group_id': None}
 # Statuses a volume may be reset to (Cinder's VolumeAdminController).
 RESET_STATUSES = ('creating', 'available', 'deleting', 'error',
                   'error_deleting', 'error_managing', 'managing', 'attaching',

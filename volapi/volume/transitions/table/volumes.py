@@ -30,13 +30,10 @@ from volapi.volume.transitions.vocabulary import NOW
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 from volapi.volume.transitions.vocabulary import Unchanged
+from volapi.volume.transitions.table.shared import DELETE_EXPECT
 from volapi.volume.transitions.table.shared import NOT_MIGRATING
 
 
-DELETE_EXPECT = {'attach_status': cond.Not('attached'),
-                 'migration_status': NOT_MIGRATING,
-                 'consistencygroup_id': None,
-                 'group_id': None}
 DELETE_VALUES = {'status': 'deleting', 'terminated_at': NOW}
 
 # What an attach or detach may leave a volume in: os-force_detach takes it
