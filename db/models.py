@@ -139,7 +139,8 @@ class VolumeTypeExtraSpec(key_value_pairs('volume_type_id', 'volume_types'),
 class Volume(SoftDeleteMixin, Base):
     __tablename__ = 'volumes'
     __table_args__ = (sa.Index('volumes_project_id_deleted_idx',
-                               'project_id', 'deleted'),)
+                               'project_id', 'deleted'),
+                      sa.Index('volumes_group_id_idx', 'group_id'))
     cas_name = 'volume'
     id = sa.Column(UUID, primary_key=True)
     user_id = sa.Column(NAME)
@@ -195,6 +196,56 @@ class VolumeGlanceMetadata(image_properties('volume_id', 'volumes'), Base):
 class VolumeAdminMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     """Metadata only admins and the service see or set (``readonly``...)."""
     __tablename__ = 'volume_admin_metadata'
+
+
+class GroupType(SoftDeleteMixin, Base):
+    __tablename__ = 'group_types'
+    cas_name = 'group type'
+    id = sa.Column(UUID, primary_key=True)
+    name = sa.Column(NAME, nullable=False)
+    description = sa.Column(NAME)
+    is_public = sa.Column(sa.Boolean, default=True, nullable=False)
+    # As VolumeType.live_name: no two live group types share a name.
+    live_name = sa.Column(NAME)
+    __table_args__ = (sa.UniqueConstraint(
+        'live_name', name='uniq_group_types0live_name'),)
+
+
+class GroupTypeSpec(key_value_pairs('group_type_id', 'group_types'), Base):
+    __tablename__ = 'group_type_specs'
+
+
+class Group(SoftDeleteMixin, Base):
+    """A generic volume group (Cinder's ``groups``); its volumes name it
+    in ``volumes.group_id``."""
+    __tablename__ = 'groups'
+    __table_args__ = (
+        sa.Index('groups_project_id_deleted_idx', 'project_id', 'deleted'),
+        sa.Index('groups_group_type_id_idx', 'group_type_id', 'deleted'))
+    cas_name = 'group'
+    id = sa.Column(UUID, primary_key=True)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
+    # The pool every volume of the group is on (NULL until the first).
+    host = sa.Column(NAME)
+    availability_zone = sa.Column(NAME)
+    name = sa.Column(NAME)
+    description = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    group_type_id = sa.Column(UUID, sa.ForeignKey('group_types.id'),
+                              nullable=False)
+
+
+class GroupVolumeTypeMapping(Base):
+    """A volume type the volumes of a group may have."""
+    __tablename__ = 'group_volume_type_mapping'
+    __table_args__ = (sa.UniqueConstraint('group_id', 'volume_type_id'),)
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    group_id = sa.Column(UUID, sa.ForeignKey('groups.id', ondelete='CASCADE'),
+                         nullable=False)
+    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'),
+                               nullable=False)
+    created_at = sa.Column(DateTime, default=_now, nullable=False)
 
 
 class VolumeAttachment(SoftDeleteMixin, Base):
@@ -499,6 +550,9 @@ class QuotaUsage(TimestampMixin, Base):
                                  server_default='0')
     backups_limit = sa.Column(sa.Integer)
     backup_gigabytes_limit = sa.Column(sa.Integer)
+    # Live groups: counted by group creates and deletes alone.
+    groups = sa.Column(sa.Integer, nullable=False, server_default='0')
+    groups_limit = sa.Column(sa.Integer)
 
 
 class TypeQuotaUsage(TimestampMixin, Base):

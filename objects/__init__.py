@@ -13,3 +13,5 @@ def register_all():
     __import__('objects.transfer')
     __import__('objects.qos_specs')
     __import__('objects.backup')
+    __import__('objects.group_type')
+    __import__('objects.group')

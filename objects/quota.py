@@ -40,7 +40,10 @@ VOLUME_COUNTED = ('volumes', 'snapshots', 'gigabytes')
 BACKUP_COUNTED = ('backups', 'backup_gigabytes')
 COUNTED = VOLUME_COUNTED + BACKUP_COUNTED
 PER_VOLUME = 'per_volume_gigabytes'
-RESOURCES = COUNTED + (PER_VOLUME,)
+# Live groups: on the row too, counted by group creates and deletes alone
+# (objects.group_quota), never by a volume's claim.
+GROUPS = 'groups'
+RESOURCES = COUNTED + (PER_VOLUME, GROUPS)
 DEFAULT_CLASS = 'default'
 # The scope of quota_limits' rows (a project's own limits: see limits).
 CLASS = 'class'
@@ -182,7 +185,7 @@ def set_limit_columns(context, model, ident, limits, names, make_row):
     # -1 (no limit) is never below anything.
     conditions = [NotBelow(names[name], name, limit)
                   for name, limit in sorted(limits.items())
-                  if name in COUNTED and limit != -1]
+                  if name in COUNTED + (GROUPS,) and limit != -1]
     for _ in range(2):
         try:
             db_api.update_or_explain(context, model, ident, values,
@@ -221,6 +224,13 @@ def _volumes_of(project):
     return sa.select(sa.func.count()).where(
         volumes.c.project_id == project,
         volumes.c.deleted == sa.false()).scalar_subquery()
+
+
+def groups_of(project):
+    groups = models.Group.__table__
+    return sa.select(sa.func.count()).where(
+        groups.c.project_id == project,
+        groups.c.deleted == sa.false()).scalar_subquery()
 
 
 def _snapshots_of(project):
@@ -295,6 +305,7 @@ def create_row(context, project_id):
                 gigabytes=placement_gigabytes(project),
                 backups=_backups_of(project),
                 backup_gigabytes=_backup_gigabytes_of(project),
+                groups=groups_of(project),
                 created_at=timeutils.utcnow()))
     except oslo_db_exc.DBDuplicateEntry:
         raise oslo_db_exc.RetryRequest(db_exc.ConcurrentUpdate(

@@ -29,7 +29,9 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'clusters': '{cluster_name}', 'extensions': '{alias}',
                'os-volume-transfer': '{transfer_id}',
                'volume-transfers': '{transfer_id}',
-               'capabilities': '{host}', 'qos-specs': '{qos_id}'}
+               'capabilities': '{host}', 'qos-specs': '{qos_id}',
+               'groups': '{group_id}',
+               'group_types': '{group_type_id}', 'group_specs': '{key}'}
 
 
 def _methods(handler):
@@ -78,6 +80,7 @@ def volume_actions_by_path():
         '/v3/backups/{backup_id}/action': sorted(backups._ACTIONS),
         '/v3/attachments/{attachment_id}/action': ['os-complete'],
         '/v3/types/{type_id}/action': sorted(type_access.ACTIONS),
+        '/v3/groups/{group_id}/action': ['delete'],
     }
 
 

@@ -123,6 +123,70 @@ def _qos_rows():
     return rows
 
 
+def _group(w, template, body=None):
+    return _path(template, group_id=w['group']), body, [w['group']]
+
+
+def _group_type(w, template, body=None):
+    return _path(template, group_type_id=w['group_type'], key='k'), body, []
+
+
+def _group_rows():
+    """Groups (3.13) and group types (3.11): types belong to no project;
+    their writes and their specs are administrators'."""
+    member = '/v3/group_types/{group_type_id}'
+    specs = member + '/group_specs'
+    return {
+        ('GET', '/v3/groups'): (
+            lambda w: ('/v3/groups?marker=%s' % w['group'], None,
+                       [w['group']]), expect(200, 404, 404)),
+        ('GET', '/v3/groups/detail'): (
+            lambda w: ('/v3/groups/detail?marker=%s' % w['group'], None,
+                       [w['group']]), expect(200, 404, 404)),
+        ('POST', '/v3/groups'): (
+            lambda w: ('/v3/groups', {'group': {
+                'group_type': w['group_type'],
+                'volume_types': [w['type']]}}, []),
+            expect(202, 202, 202)),
+        ('GET', '/v3/groups/{group_id}'): (
+            lambda w: _group(w, '/v3/groups/{group_id}'),
+            expect(200, 404, 200)),
+        ('PUT', '/v3/groups/{group_id}'): (
+            lambda w: _group(w, '/v3/groups/{group_id}',
+                             {'group': {'name': 'n'}}),
+            expect(202, 404, 202)),
+        ('GET', '/v3/group_types'): (
+            lambda w: ('/v3/group_types', None, []), expect(200, 200, 200)),
+        ('POST', '/v3/group_types'): (
+            lambda w: ('/v3/group_types', {'group_type': {
+                'name': 'new-%s' % uuid.uuid4().hex[:8]}}, []),
+            expect(403, 403, 200)),
+        ('GET', member): (
+            lambda w: _group_type(w, member), expect(200, 200, 200)),
+        ('PUT', member): (
+            lambda w: _group_type(w, member,
+                                  {'group_type': {'description': 'd'}}),
+            expect(403, 403, 200)),
+        # The world's group has the type: the admin's delete is refused.
+        ('DELETE', member): (
+            lambda w: _group_type(w, member), expect(403, 403, 400)),
+        ('GET', specs): (
+            lambda w: _group_type(w, specs), expect(403, 403, 200)),
+        ('POST', specs): (
+            lambda w: _group_type(w, specs, {'group_specs': {'a': 'b'}}),
+            expect(403, 403, 200)),
+        ('GET', specs + '/{key}'): (
+            lambda w: _group_type(w, specs + '/{key}'),
+            expect(403, 403, 200)),
+        ('PUT', specs + '/{key}'): (
+            lambda w: _group_type(w, specs + '/{key}', {'k': 'w'}),
+            expect(403, 403, 200)),
+        ('DELETE', specs + '/{key}'): (
+            lambda w: _group_type(w, specs + '/{key}'),
+            expect(403, 403, 202)),
+    }
+
+
 def _transfer(w, template, body=None):
     return (_path(template, transfer_id=w['transfer']), body,
             [w['transfer']])
@@ -418,6 +482,7 @@ VOLUME_MATRIX = {
 }
 VOLUME_MATRIX.update(_transfer_rows())
 VOLUME_MATRIX.update(_qos_rows())
+VOLUME_MATRIX.update(_group_rows())
 
 # POST .../action, per action: (template, action) -> (argument, the world
 # key of the resource acted on, expected statuses).
@@ -485,6 +550,8 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/types/{type_id}/action', 'removeProjectAccess'): (
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
+    ('/v3/groups/{group_id}/action', 'delete'): (
+        {}, 'group', expect(202, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
@@ -513,7 +580,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         super().setUp()
         # Every row makes a world of volumes: no quota to run into.
         self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1,
-                        backups=-1, backup_gigabytes=-1)
+                        backups=-1, backup_gigabytes=-1, groups=-1)
         self.driver = self.useFixture(
             volume_worker_fixture.RunningWorker(self)).worker.driver
 
@@ -567,6 +634,20 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                     deleted=False, created_at=timeutils.utcnow())
         rows.insert(context, models.QosSpecsItem, qos_specs_id=qos, key='k',
                     value='v')
+        group_type = str(uuid.uuid4())
+        rows.insert(context, models.GroupType, id=group_type,
+                    name='gt-%s' % group_type[:8],
+                    live_name='gt-%s' % group_type[:8], is_public=True,
+                    deleted=False, created_at=timeutils.utcnow())
+        rows.insert(context, models.GroupTypeSpec,
+                    group_type_id=group_type, key='k', value='v')
+        group = str(uuid.uuid4())
+        rows.insert(context, models.Group, id=group,
+                    project_id='project-a', user_id='user-a',
+                    status='available', group_type_id=group_type,
+                    deleted=False, created_at=timeutils.utcnow())
+        rows.insert(context, models.GroupVolumeTypeMapping, group_id=group,
+                    volume_type_id=type_id, created_at=timeutils.utcnow())
         offered = rows.volume(context, project_id='project-a',
                               status='awaiting-transfer')
         self.driver.create_volume(offered)
@@ -586,6 +667,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 'snapshot': snapshot.id, 'message': message,
                 'backup': backup.id, 'restore_to': restore_to.id,
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
+                'group': group, 'group_type': group_type,
                 'instance': str(uuid.uuid4())}
 
     def call(self, method, path, body, caller):
@@ -621,7 +703,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                                        snapshot_id=world[target],
                                        attachment_id=world[target],
                                        backup_id=world[target],
-                                       type_id=world[target])
+                                       type_id=world[target],
+                                       group_id=world[target])
                 # Types belong to no project.
                 owned = [] if target == 'type' else [world[target]]
                 return path, {action: filled}, owned

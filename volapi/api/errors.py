@@ -191,6 +191,9 @@ def over_limit(exc):
         return OverLimit(
             'Requested volume size %dG is larger than maximum allowed limit '
             '%dG.' % (exc.requested, exc.limit))
+    if exc.resource == 'groups':
+        return OverLimit(
+            'Maximum number of groups allowed (%d) exceeded' % exc.limit)
     if exc.resource == 'snapshots' or exc.resource.startswith('snapshots_'):
         return OverLimit(
             'Maximum number of snapshots allowed (%d) exceeded' % exc.limit)

@@ -13,8 +13,13 @@ answers as Cinder's does. It is 3.67, for these reasons:
 - 3.54 adds the attachment ``mode`` (``rw``/``ro``): implemented in
   ``v3/attachments.py``; 3.55 (``no_snapshots``), 3.57 (the transfer's
   history fields) and 3.59 (paged transfer lists) change volume
-  transfers: implemented in ``v3/transfers.py``; 3.56 and 3.58 change
-  only APIs volapi does not serve (backups, groups);
+  transfers: implemented in ``v3/transfers.py``; 3.56 changes only
+  backups, which volapi does not serve;
+- 3.11 group types and 3.13 groups (``v3/group_types.py``,
+  ``v3/groups.py``), with 3.25 ``list_volume``, 3.38
+  ``replication_status`` and 3.58 a group's ``project_id`` in their
+  view; group snapshots (3.14) are not served, and a group's
+  ``group_snapshot_id`` is always null;
 - 3.60 ``created_at``/``updated_at`` time comparisons (``gt:``, ``lte:``
   ...) and 3.65 ``consumes_quota`` in volume list filters
   (``v3/filters.py``, which says how Cinder really gates them), and in
@@ -58,6 +63,7 @@ MANAGE_EXISTING_LIST = (3, 8)
 BACKUP_UPDATE = (3, 9)
 VOLUME_LIST_GROUP = (3, 10)
 VOLUME_SUMMARY = (3, 12)
+GROUP_TYPE = (3, 11)
 GROUP_VOLUME = (3, 13)
 GROUP_SNAPSHOTS = (3, 14)
 VOLUME_MIGRATE_CLUSTER = (3, 16)

@@ -11,6 +11,8 @@ from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
+from volapi.api.v3 import group_types
+from volapi.api.v3 import groups
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
 from volapi.api.v3 import qos_specs
@@ -41,6 +43,8 @@ class Resources:
         self.clusters = clusters.ClustersController()
         self.extensions = extensions.ExtensionsController()
         self.capabilities = capabilities.CapabilitiesController()
+        self.groups = groups.GroupsController()
+        self.group_types = group_types.GroupTypesController()
         self.manageable_volumes = volume_manage.ManageableVolumesController(
             mv.MANAGE_EXISTING_LIST)
         # Cinder's names are not identifiers.

@@ -284,7 +284,8 @@ def _transaction(context, actions):
 
 MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
           'attachment': models.VolumeAttachment,
-          'transfer': models.Transfer, 'backup': models.Backup}
+          'transfer': models.Transfer, 'backup': models.Backup,
+          'group': models.Group}
 # The object class (in ``objects``) of each resource a Linked names.
 OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot'}
 
