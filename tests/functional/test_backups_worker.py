@@ -130,7 +130,9 @@ class BackupLifeTest(backup_fixtures.BackupTestCase):
             file_driver.FileDriver, 'create_backup',
             side_effect=OSError('disk gone')))
         backup_id = self.backup_id(volume_id)
-        self.wait_backup(backup_id, 'error')
+        # Why, as Cinder shows it.
+        self.assertEqual('disk gone',
+                         self.wait_backup(backup_id, 'error')['fail_reason'])
         vwf.wait_for(lambda: self.volume_status(volume_id),
                      lambda s: s == 'available')
         # An errored backup still counts until deleted, as in Cinder.

@@ -131,10 +131,11 @@ class VolumeManager(backup_manager.BackupOperations):
         LOG.debug('%s %s: %s (claimed)', resource_type, resource.id, status)
         try:
             values = work() or {}
-        except Exception:
+        except Exception as exc:
             LOG.exception('%s %s: the driver failed while %s',
                           resource_type, resource.id, status)
-            self._finish(context, resource_type, failed, resource)
+            self._finish(context, resource_type, failed, resource,
+                         **_failure(failed, exc))
             _after(discarded)
         else:
             ended = self._finish(context, resource_type, done, resource,
@@ -418,6 +419,19 @@ class VolumeManager(backup_manager.BackupOperations):
 
         # The attachment is gone already: ending is deleting the row.
         return 'terminating', work, None, None
+
+
+# Room for why it failed in a column of a resource's row.
+FAIL_REASON_LENGTH = 255
+
+
+def _failure(name, exc):
+    """What failed transition ``name`` records of ``exc``: the reason,
+    where its resource keeps one (a backup's ``fail_reason``)."""
+    if name is None or 'fail_reason' not in table.TRANSITIONS[name].values:
+        return {}
+    reason = str(exc) or type(exc).__name__
+    return {'fail_reason': reason[:FAIL_REASON_LENGTH]}
 
 
 def _after(step):
