@@ -34,6 +34,7 @@ class QuotaAPITest(QuotaTestCase):
 
     def test_defaults_are_cinders(self):
         expected = {'volumes': 10, 'snapshots': 10, 'gigabytes': 1000,
+                    'backups': 10, 'backup_gigabytes': 1000,
                     'per_volume_gigabytes': -1, 'groups': 10}
         self.assertEqual(dict(expected, id=self.project), self.show())
         self.assertEqual(dict(expected, id=self.project), self.app.get(
@@ -71,8 +72,15 @@ class QuotaAPITest(QuotaTestCase):
                                 headers=self.owner, status=403), 403)
 
     def test_bad_input_is_named(self):
-        self.assertIn('Bad key(s) in quota set: bogus', self.fault(
-            self.set_quota(status=400, bogus=1), 400))
+        self.assertEqual(
+            'Invalid input received: Bad key(s) in quota set: bogus, x',
+            self.fault(self.set_quota(status=400, bogus=1, x=2), 400))
+        self.assertEqual(
+            'Invalid input received: Bad key(s) in quota class set: bogus',
+            self.fault(self.app.put_json(
+                '/v3/os-quota-class-sets/default',
+                {'quota_class_set': {'bogus': 1}}, headers=ADMIN,
+                status=400), 400))
         self.assertIn('must be an integer', self.fault(
             self.set_quota(status=400, volumes='many'), 400))
         # Thousands of digits: more than int() converts.
@@ -82,9 +90,16 @@ class QuotaAPITest(QuotaTestCase):
             'quota_set']['volumes'])
         self.assertIn('between -1 and', self.fault(
             self.set_quota(status=400, volumes=-2), 400))
-        self.assertIn("Missing required element 'quota_set'", self.fault(
-            self.app.put_json(self.path, {'volumes': 1}, headers=ADMIN,
-                              status=400), 400))
+        # Cinder's schema: the quota set alone, with some key.
+        for body, expected in (
+                ({'volumes': 1}, "'quota_set' is a required property"),
+                ({'quota_set': {}}, 'Invalid input for field/attribute '
+                                    'quota_set. Value: {}.'),
+                ({'quota_set': {'volumes': 1}, 'x': 1},
+                 "('x' was unexpected)")):
+            self.assertIn(expected, self.fault(self.app.put_json(
+                self.path, body, headers=ADMIN, status=400), 400))
+        self.assertEqual(5, self.show()['volumes'])
 
     def test_scope_longer_than_its_column(self):
         # A 500 on PostgreSQL and MySQL, which refuse to store it.
@@ -112,9 +127,10 @@ class QuotaAPITest(QuotaTestCase):
             {name: (usage[name]['in_use'], usage[name]['limit'])
              for name in LIMITED})
         # A limit under what is used is refused, as Cinder does.
-        self.assertIn('Quota volumes limit must be equal or greater than '
-                      'existing resources', self.fault(
-                          self.set_quota(status=400, volumes=0), 400))
+        self.assertEqual(
+            'Quota volumes limit must be equal or greater than existing '
+            'resources. Current usage is 1 and the requested limit is 0.',
+            self.fault(self.set_quota(status=400, volumes=0), 400))
 
 
 class EnforcementTest(QuotaTestCase):

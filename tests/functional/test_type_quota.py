@@ -101,10 +101,11 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
     def test_unknown_type_is_a_bad_key(self):
         self.assertIn('Bad key(s) in quota set: volumes_nope', self.fault(
             self.set_quota(status=400, volumes_nope=1), 400))
-        self.assertIn('Bad key(s) in quota set: snapshots_nope', self.fault(
-            self.app.put_json('/v3/os-quota-class-sets/default',
-                              {'quota_class_set': {'snapshots_nope': 1}},
-                              headers=ADMIN, status=400), 400))
+        self.assertIn('Bad key(s) in quota class set: snapshots_nope',
+                      self.fault(self.app.put_json(
+                          '/v3/os-quota-class-sets/default',
+                          {'quota_class_set': {'snapshots_nope': 1}},
+                          headers=ADMIN, status=400), 400))
 
     def test_limits_api_has_no_per_type_keys(self):
         absolute = self.app.get('/v3/limits', headers=self.owner).json[
@@ -119,9 +120,11 @@ class TypeQuotaAPITest(TypeQuotaTestCase):
         self.assertEqual((1, 1, 6, 2, 8), self.in_use(
             'volumes_gold', 'snapshots_gold', 'gigabytes_gold', 'volumes',
             'gigabytes'))
-        self.assertIn('Quota volumes_gold limit must be equal or greater '
-                      'than existing resources', self.fault(
-                          self.set_quota(status=400, volumes_gold=0), 400))
+        self.assertEqual(
+            'Quota volumes_gold limit must be equal or greater than '
+            'existing resources. Current usage is 1 and the requested limit '
+            'is 0.', self.fault(self.set_quota(status=400, volumes_gold=0),
+                                400))
         # Refused whole: the project-wide limit in the same request is
         # not set either.
         self.set_quota(status=400, volumes=50, volumes_gold=0)

@@ -168,6 +168,16 @@ def of_service(exc):
 def over_limit(exc):
     """The API error for objects.quota.OverQuota ``exc``, in Cinder's
     words (cinder.exception's quota errors): a 413 ``overLimit``."""
+    if exc.resource == 'backups':
+        return OverLimit('Maximum number of backups allowed (%d) exceeded'
+                         % exc.limit)
+    if exc.resource == 'backup_gigabytes':
+        return OverLimit(
+            'Requested backup exceeds allowed Backup gigabytes quota. '
+            'Requested %(requested)sG, quota is %(quota)sG and '
+            '%(consumed)sG has been consumed.' % {
+                'requested': exc.requested, 'quota': exc.limit,
+                'consumed': exc.in_use})
     # Per-type resources (volumes_<type> ...) in the words of their kind,
     # named as Cinder names them.
     if exc.resource == 'gigabytes' or exc.resource.startswith('gigabytes_'):

@@ -6,6 +6,8 @@ Cinder policy file means the same here.
 """
 import itertools
 
+from volapi.policies import backup_actions
+from volapi.policies import backups
 from volapi.policies import base
 from volapi.policies import capabilities
 from volapi.policies import clusters
@@ -14,6 +16,7 @@ from volapi.policies import groups
 from volapi.policies import limits
 from volapi.policies import manageable_volumes
 from volapi.policies import messages
+from volapi.policies import qos_specs
 from volapi.policies import quotas
 from volapi.policies import scheduler_stats
 from volapi.policies import services
@@ -33,4 +36,6 @@ def list_rules():
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
         default_types.list_rules(), volume_transfer.list_rules(),
-        manageable_volumes.list_rules(), groups.list_rules()))
+        qos_specs.list_rules(), manageable_volumes.list_rules(),
+        backups.list_rules(), backup_actions.list_rules(),
+        groups.list_rules()))

@@ -144,10 +144,17 @@ def _source_grew(refusal):
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
            availability_zone=None, metadata=None, version=None,
-           group_id=None):
+           restoring=None, group_id=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
     cast its creation. Returns the volume, as the view shows it.
+
+    ``restoring(volume)``, for a volume a backup is restored to, returns
+    the steps that take the backup, run first in the insert's transaction
+    when a pool holds the volume: it is inserted 'restoring-backup'
+    (``backup_restore_create``) and its creation is not cast (the
+    restore's is, by the caller). Where no pool can, it is inserted in
+    'error' and the backup left alone.
 
     A clone's size is checked against its source's as read; the hold
     proves the source no bigger. One that grew in between (an extend that
@@ -157,7 +164,7 @@ def create(context, size=None, name=None, description=None,
         try:
             return _create(context, size, name, description, volume_type,
                            snapshot_id, source_volid, availability_zone,
-                           metadata, version, group_id)
+                           metadata, version, restoring, group_id)
         except engine.TransitionRefused as refusal:
             if not _source_grew(refusal):
                 raise
@@ -165,7 +172,8 @@ def create(context, size=None, name=None, description=None,
 
 
 def _create(context, size, name, description, volume_type, snapshot_id,
-            source_volid, availability_zone, metadata, version, group_id):
+            source_volid, availability_zone, metadata, version, restoring,
+            group_id):
     zone = availability_zone or CONF.api.storage_availability_zone
     if zone != CONF.api.storage_availability_zone:
         raise volume_api.InvalidRequest(
@@ -187,6 +195,8 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         volume, new_type, source, hold, plan, group = _prepare(
             context, size, volume_type, fields)
     holds = []
+    # What a restore takes, with the volume a pool holds.
+    taken = list(restoring(volume)) if restoring else []
     if source is not None:
         sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
             else {}
@@ -199,12 +209,16 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         # in inside the claim (see claims.claim_volume).
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
+        placed = name == 'create'
+        if restoring and placed:
+            name = 'backup_restore_create'
         rows = engine.prepare(context, name, volume, version=version)
         group_hold = [] if group is None else [_group_hold(
             context, group, volume, new_type, version)]
         claims.with_usage_rows(
             context, volume, lambda: engine.run(
                 context, claims.read_committed, *holds, *group_hold,
+                *(taken if placed else []),
                 lambda ctx: claim(ctx, volume, rows.execute),
                 *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that
@@ -212,7 +226,8 @@ def _create(context, size, name, description, volume_type, snapshot_id,
                 lambda ctx: new_type.guard_in_use()))
 
     placement_create.create(context, volume, insert, plan)
-    if volume.status == 'creating':  # else no pool could hold it
+    if volume.status == 'creating' and not restoring:
+        # Else no pool could hold it, or a restore makes it.
         volume_api.worker_client().create_volume(context, volume)
     # For the view; after the cast, which the worker does not need it in
     # (volumes loaded for the other casts do not carry their type either).

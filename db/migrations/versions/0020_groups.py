@@ -1,7 +1,7 @@
 """groups: Cinder's generic volume groups and group types
 
 Revision ID: 0020_groups
-Revises: 0019_binary_project_ids
+Revises: 0016_backups
 Create Date: 2026-11-26
 
 A group type (``group_types``, with its ``group_type_specs``) is named
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0020_groups'
-down_revision = '0019_binary_project_ids'
+down_revision = '0016_backups'
 branch_labels = None
 depends_on = None
 

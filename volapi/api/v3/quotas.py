@@ -35,16 +35,30 @@ MAX_LIMIT = 2 ** 31 - 1
 NON_QUOTA_KEYS = ('id', 'tenant_id', 'class_name')
 
 
+def _body_schema(key, min_properties):
+    """Cinder's schema of a PUT body: ``key`` only, an object of at least
+    ``min_properties`` keys (the keys and limits are checked after)."""
+    return {'type': 'object',
+            'properties': {key: {'type': 'object',
+                                 'minProperties': min_properties}},
+            'required': [key], 'additionalProperties': False}
+
+
+# Cinder's quotas.update and quota_classes.update schemas.
+BODY_SCHEMAS = {'quota_set': _body_schema('quota_set', 1),
+                'quota_class_set': _body_schema('quota_class_set', 0)}
+
+
 def _limits_from_body(body, key, per_type):
-    if not isinstance(body, dict) or not isinstance(body.get(key), dict):
-        raise errors.BadRequest("Missing required element '%s' in request "
-                                "body." % key)
+    validation.validate(BODY_SCHEMAS[key], body)
     wanted = {k: v for k, v in body[key].items()
               if k not in NON_QUOTA_KEYS}
     bad = sorted(set(wanted) - set(quota.RESOURCES) - set(per_type))
     if bad:
-        raise errors.BadRequest('Bad key(s) in quota set: %s'
-                                % ','.join(bad))
+        # Cinder's words: 'quota set' or 'quota class set'.
+        raise errors.BadRequest('Invalid input received: Bad key(s) in %s: '
+                                '%s' % (key.replace('_', ' '),
+                                        ', '.join(bad)))
     limits = {}
     for name, value in wanted.items():
         number = _integer(value)
@@ -141,10 +155,11 @@ class QuotaSetController:
             project_quota.set_limits(context, self.project_id, limits,
                                      per_type)
         except quota.LimitBelowUsage as exc:
+            # Cinder's words (its _validate_existing_resource).
             raise errors.BadRequest(
-                'Invalid input received: Quota %s limit must be equal '
-                'or greater than existing resources.'
-                % exc.resource) from None
+                'Quota %s limit must be equal or greater than existing '
+                'resources. Current usage is %s and the requested limit '
+                'is %s.' % (exc.resource, exc.usage, exc.limit)) from None
         return {'quota_set': _project_limits(context, self.project_id,
                                              per_type)}
 

@@ -6,6 +6,7 @@ from volapi.api import microversion as mv
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
+from volapi.api.v3 import backups
 from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import default_types
@@ -14,6 +15,7 @@ from volapi.api.v3 import group_types
 from volapi.api.v3 import groups
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
+from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
@@ -33,6 +35,7 @@ class Resources:
         self.volumes = volumes.VolumesController()
         self.types = types.TypesController()
         self.snapshots = snapshots.SnapshotsController()
+        self.backups = backups.BackupsController()
         self.attachments = attachments.AttachmentsController()
         self.workers = workers.WorkersController()
         self.limits = limits.LimitsController()
@@ -59,6 +62,7 @@ class Resources:
                 transfers.TransfersController(paged=False))
         setattr(self, 'volume-transfers',
                 transfers.TransfersController(paged=True))
+        setattr(self, 'qos-specs', qos_specs.QosSpecsController())
         setattr(self, 'os-volume-manage',
                 volume_manage.ManageableVolumesController())
 
