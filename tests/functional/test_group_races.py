@@ -4,11 +4,14 @@ so whichever request wins, no volume is in two groups or in a deleted
 group, and no live group has a deleted group type."""
 import threading
 
+import fixtures
 import sqlalchemy as sa
 
 from db import models
 from db import session
+import objects
 from tests.functional import test_groups
+from volapi.volume import groups as group_api
 
 ROUNDS = 6
 ADMIN = test_groups.ADMIN
@@ -125,3 +128,36 @@ class GroupRacesTest(test_groups.GroupsAPITestCase):
             else:
                 self.assertEqual((202, 400, 'attaching'),
                                  (reserved, deleted, status))
+
+
+class DeleteReadsAgainTest(test_groups.GroupsAPITestCase):
+    """A volume that joins the group between the delete's read of its
+    volumes and its transaction: the count in the group's swap refuses the
+    stale list, and the delete reads them again (both volumes go)."""
+
+    def test_volume_added_after_the_read(self):
+        self.volume_type('vt')
+        self.group_type('gold')
+        group_id = self.group('gold', ['vt']).json['group']['id']
+        first = self.available_volume('vt')
+        late = self.available_volume('vt')
+        self.update(group_id, add_volumes=first)
+        read = objects.Group.volume_ids
+        reads = []
+
+        def read_then_add(group):
+            found = read(group)
+            reads.append(found)
+            if len(reads) == 1:
+                # Inside a request: the use case, as another API process
+                # would run it.
+                group_api.update(self.context, group_id, add_volumes=late)
+            return found
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'objects.group.Group.volume_ids', read_then_add))
+        self.delete(group_id, **{'delete-volumes': True})
+        self.assertEqual([[first], sorted([first, late])],
+                         [reads[0], sorted(reads[1])])
+        for volume_id in (first, late):
+            self.assertEqual('deleting', self.volume(volume_id)['status'])

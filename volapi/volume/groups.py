@@ -241,7 +241,7 @@ def _delete(context, group, volume_ids, version):
     else:
         steps = [engine.prepare(context, 'group_delete_with_volumes', group,
                                 version=version,
-                                volume_ids=tuple(sorted(volume_ids)))]
+                                volume_count=len(volume_ids))]
         steps += [engine.prepare(context, 'group_delete_volume', volume,
                                  version=version, group_id=group.id,
                                  cascade=False)

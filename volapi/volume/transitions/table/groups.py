@@ -60,10 +60,16 @@ NO_VOLUMES = Criterion(
     'must have no volumes (delete-volumes deletes them)',
     lambda p: ~_volumes_of_group())
 
+# As many live volumes as the delete moves to deleting in its transaction
+# (each of those swaps requires the volume in the group): so none but
+# them, in one statement shape whatever the volumes.
 ONLY_LISTED_VOLUMES = Criterion(
     'must have no volumes but those being deleted with it',
-    lambda p: ~_volumes_of_group(Volume.id.not_in(p['volume_ids'])),
-    shaped=('volume_ids',))
+    lambda p: sa.select(sa.func.count()).where(
+        Volume.group_id == Group.id,
+        Volume.deleted == sa.false()).scalar_subquery() ==
+    p['volume_count'],
+    bound=('volume_count',))
 
 NO_VOLUME_ATTACHED_OR_WITH_SNAPSHOTS = Criterion(
     'must have no attached volume and no volume with snapshots',
