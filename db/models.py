@@ -79,8 +79,32 @@ class VolumeType(SoftDeleteMixin, Base):
     # constraint makes "no two live types share a name" hold under
     # concurrent creates (migration 0002_volume_types).
     live_name = sa.Column(NAME)
+    # The QoS specs of the type's volumes (Cinder's association), one at
+    # most: an association is a compare-and-swap of this column.
+    qos_specs_id = sa.Column(UUID, sa.ForeignKey('qos_specs.id'),
+                             index=True)
     __table_args__ = (sa.UniqueConstraint(
         'live_name', name='uniq_volume_types0live_name'),)
+
+
+class QosSpecs(SoftDeleteMixin, Base):
+    """A named set of quality-of-service keys for volume types (Cinder's
+    qos-specs); ``consumer`` says who enforces them."""
+    __tablename__ = 'qos_specs'
+    cas_name = 'qos specs'
+    id = sa.Column(UUID, primary_key=True)
+    name = sa.Column(NAME, nullable=False)
+    consumer = sa.Column(sa.String(16), nullable=False)
+    # As volume_types.live_name: the name while live, NULL once deleted,
+    # unique, so two creates of one name cannot both succeed.
+    live_name = sa.Column(NAME)
+    __table_args__ = (sa.UniqueConstraint(
+        'live_name', name='uniq_qos_specs0live_name'),)
+
+
+class QosSpecsItem(key_value_pairs('qos_specs_id', 'qos_specs'), Base):
+    """One key of a QoS specs (``total_iops_sec``...)."""
+    __tablename__ = 'qos_specs_items'
 
 
 class VolumeTypeProject(Base):
@@ -115,7 +139,8 @@ class VolumeTypeExtraSpec(key_value_pairs('volume_type_id', 'volume_types'),
 class Volume(SoftDeleteMixin, Base):
     __tablename__ = 'volumes'
     __table_args__ = (sa.Index('volumes_project_id_deleted_idx',
-                               'project_id', 'deleted'),)
+                               'project_id', 'deleted'),
+                      sa.Index('volumes_group_id_idx', 'group_id'))
     cas_name = 'volume'
     id = sa.Column(UUID, primary_key=True)
     user_id = sa.Column(NAME)
@@ -173,6 +198,56 @@ class VolumeAdminMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     __tablename__ = 'volume_admin_metadata'
 
 
+class GroupType(SoftDeleteMixin, Base):
+    __tablename__ = 'group_types'
+    cas_name = 'group type'
+    id = sa.Column(UUID, primary_key=True)
+    name = sa.Column(NAME, nullable=False)
+    description = sa.Column(NAME)
+    is_public = sa.Column(sa.Boolean, default=True, nullable=False)
+    # As VolumeType.live_name: no two live group types share a name.
+    live_name = sa.Column(NAME)
+    __table_args__ = (sa.UniqueConstraint(
+        'live_name', name='uniq_group_types0live_name'),)
+
+
+class GroupTypeSpec(key_value_pairs('group_type_id', 'group_types'), Base):
+    __tablename__ = 'group_type_specs'
+
+
+class Group(SoftDeleteMixin, Base):
+    """A generic volume group (Cinder's ``groups``); its volumes name it
+    in ``volumes.group_id``."""
+    __tablename__ = 'groups'
+    __table_args__ = (
+        sa.Index('groups_project_id_deleted_idx', 'project_id', 'deleted'),
+        sa.Index('groups_group_type_id_idx', 'group_type_id', 'deleted'))
+    cas_name = 'group'
+    id = sa.Column(UUID, primary_key=True)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
+    # The pool every volume of the group is on (NULL until the first).
+    host = sa.Column(NAME)
+    availability_zone = sa.Column(NAME)
+    name = sa.Column(NAME)
+    description = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    group_type_id = sa.Column(UUID, sa.ForeignKey('group_types.id'),
+                              nullable=False)
+
+
+class GroupVolumeTypeMapping(Base):
+    """A volume type the volumes of a group may have."""
+    __tablename__ = 'group_volume_type_mapping'
+    __table_args__ = (sa.UniqueConstraint('group_id', 'volume_type_id'),)
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    group_id = sa.Column(UUID, sa.ForeignKey('groups.id', ondelete='CASCADE'),
+                         nullable=False)
+    volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'),
+                               nullable=False)
+    created_at = sa.Column(DateTime, default=_now, nullable=False)
+
+
 class VolumeAttachment(SoftDeleteMixin, Base):
     __tablename__ = 'volume_attachment'
     __table_args__ = (sa.Index('volume_attachment_volume_id_idx',
@@ -217,6 +292,39 @@ class SnapshotGlanceMetadata(image_properties('snapshot_id', 'snapshots'),
                              Base):
     """The image metadata its volume had when the snapshot was taken."""
     __tablename__ = 'snapshot_glance_metadata'
+
+
+class Backup(SoftDeleteMixin, Base):
+    """A copy of a volume's data kept apart from its pool (Cinder's
+    ``backups``): it outlives its volume, so no foreign key ties them.
+    ``restore_volume_id`` is the volume a restore in flight writes to."""
+    __tablename__ = 'backups'
+    __table_args__ = (sa.Index('backups_project_id_deleted_idx',
+                               'project_id', 'deleted'),
+                      sa.Index('backups_volume_id_idx', 'volume_id'))
+    cas_name = 'backup'
+    id = sa.Column(UUID, primary_key=True)
+    volume_id = sa.Column(UUID, nullable=False)
+    snapshot_id = sa.Column(UUID)
+    restore_volume_id = sa.Column(UUID)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
+    host = sa.Column(NAME)
+    availability_zone = sa.Column(NAME)
+    display_name = sa.Column(NAME)
+    display_description = sa.Column(NAME)
+    container = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    fail_reason = sa.Column(NAME)
+    service = sa.Column(NAME)
+    size = sa.Column(sa.Integer, nullable=False)
+    object_count = sa.Column(sa.Integer)
+    parent_id = sa.Column(UUID)
+    data_timestamp = sa.Column(DateTime)
+
+
+class BackupMetadata(key_value_pairs('backup_id', 'backups'), Base):
+    __tablename__ = 'backup_metadata'
 
 
 class Transfer(SoftDeleteMixin, Base):
@@ -435,6 +543,16 @@ class QuotaUsage(TimestampMixin, Base):
     snapshots_limit = sa.Column(sa.Integer)
     gigabytes_limit = sa.Column(sa.Integer)
     per_volume_gigabytes_limit = sa.Column(sa.Integer)
+    # Backups (migration 0016_backups): the project's row only, backups
+    # have no volume type.
+    backups = sa.Column(sa.Integer, nullable=False, server_default='0')
+    backup_gigabytes = sa.Column(sa.BigInteger, nullable=False,
+                                 server_default='0')
+    backups_limit = sa.Column(sa.Integer)
+    backup_gigabytes_limit = sa.Column(sa.Integer)
+    # Live groups: counted by group creates and deletes alone.
+    groups = sa.Column(sa.Integer, nullable=False, server_default='0')
+    groups_limit = sa.Column(sa.Integer)
 
 
 class TypeQuotaUsage(TimestampMixin, Base):

@@ -11,3 +11,7 @@ def register_all():
     __import__('objects.service')
     __import__('objects.worker')
     __import__('objects.transfer')
+    __import__('objects.qos_specs')
+    __import__('objects.backup')
+    __import__('objects.group_type')
+    __import__('objects.group')

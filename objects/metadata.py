@@ -63,11 +63,29 @@ class KeyValueRows:
 
     def delete(self, context, owner_id, key):
         """False if the owner had no such key."""
+        return self.delete_keys(context, owner_id, [key]) > 0
+
+    def delete_keys(self, context, owner_id, keys):
+        """Remove the owner's rows of ``keys``; how many there were."""
         with session.writer.connection.using(context) as conn:
             return conn.execute(self.table.delete().where(
                 self.owner == owner_id,
-                self.table.c.key == key)).rowcount > 0
+                self.table.c.key.in_(list(keys)))).rowcount
 
+    def clear_values(self, context, owner_id, keys):
+        """Set to NULL the values of those of ``keys`` the owner has (a
+        key it has not stays absent)."""
+        if keys:
+            with session.writer.connection.using(context) as conn:
+                conn.execute(self.table.update().where(
+                    self.owner == owner_id,
+                    self.table.c.key.in_(list(keys))).values(value=None))
+
+    def has_all(self, owner_id, keys):
+        """SQL: the owner has a row of every one of ``keys`` (distinct)."""
+        return sa.select(sa.func.count()).where(
+            self.owner == owner_id,
+            self.table.c.key.in_(list(keys))).scalar_subquery() == len(keys)
 
     def copy(self, context, owner_id, source, source_id):
         """Rows for a new owner: a copy of those ``source`` (KeyValueRows)
@@ -86,4 +104,7 @@ VOLUME_ADMIN = KeyValueRows(models.VolumeAdminMetadata, 'volume_id')
 VOLUME_IMAGE = KeyValueRows(models.VolumeGlanceMetadata, 'volume_id')
 SNAPSHOT = KeyValueRows(models.SnapshotMetadata, 'snapshot_id')
 SNAPSHOT_IMAGE = KeyValueRows(models.SnapshotGlanceMetadata, 'snapshot_id')
+BACKUP = KeyValueRows(models.BackupMetadata, 'backup_id')
 TYPE_EXTRA_SPECS = KeyValueRows(models.VolumeTypeExtraSpec, 'volume_type_id')
+QOS_SPECS = KeyValueRows(models.QosSpecsItem, 'qos_specs_id')
+GROUP_TYPE_SPECS = KeyValueRows(models.GroupTypeSpec, 'group_type_id')

@@ -7,7 +7,8 @@ limit is set by a compare-and-swap on that row that refuses one below
 what the project holds.
 
 What a project holds is kept in its ``quota_usages`` row: its live volumes
-and snapshots, and the DISK_GB its volumes and snapshots hold on placement.
+and snapshots, the DISK_GB its volumes and snapshots hold on placement,
+and its live backups and their sizes (``backups``, ``backup_gigabytes``).
 Every claim and release changes the row in the transaction that changes
 the allocations (:func:`charge`), with ONE compare-and-swap whose WHERE
 says that each resource it adds to stays within its limit: the check
@@ -34,9 +35,15 @@ USAGES = models.QuotaUsage.__table__
 Usage = models.QuotaUsage
 
 # Counted resources (a row column each) and the limit on one volume's size.
-COUNTED = ('volumes', 'snapshots', 'gigabytes')
+# The volume type rows (objects.type_quota) count VOLUME_COUNTED only.
+VOLUME_COUNTED = ('volumes', 'snapshots', 'gigabytes')
+BACKUP_COUNTED = ('backups', 'backup_gigabytes')
+COUNTED = VOLUME_COUNTED + BACKUP_COUNTED
 PER_VOLUME = 'per_volume_gigabytes'
-RESOURCES = COUNTED + (PER_VOLUME,)
+# Live groups: on the row too, counted by group creates and deletes alone
+# (objects.group_quota), never by a volume's claim.
+GROUPS = 'groups'
+RESOURCES = COUNTED + (PER_VOLUME, GROUPS)
 DEFAULT_CLASS = 'default'
 # The scope of quota_limits' rows (a project's own limits: see limits).
 CLASS = 'class'
@@ -178,7 +185,7 @@ def set_limit_columns(context, model, ident, limits, names, make_row):
     # -1 (no limit) is never below anything.
     conditions = [NotBelow(names[name], name, limit)
                   for name, limit in sorted(limits.items())
-                  if name in COUNTED and limit != -1]
+                  if name in COUNTED + (GROUPS,) and limit != -1]
     for _ in range(2):
         try:
             db_api.update_or_explain(context, model, ident, values,
@@ -219,11 +226,32 @@ def _volumes_of(project):
         volumes.c.deleted == sa.false()).scalar_subquery()
 
 
+def groups_of(project):
+    groups = models.Group.__table__
+    return sa.select(sa.func.count()).where(
+        groups.c.project_id == project,
+        groups.c.deleted == sa.false()).scalar_subquery()
+
+
 def _snapshots_of(project):
     snapshots = models.Snapshot.__table__
     return sa.select(sa.func.count()).where(
         snapshots.c.project_id == project,
         snapshots.c.deleted == sa.false()).scalar_subquery()
+
+
+def _backups_of(project):
+    backups = models.Backup.__table__
+    return sa.select(sa.func.count()).where(
+        backups.c.project_id == project,
+        backups.c.deleted == sa.false()).scalar_subquery()
+
+
+def _backup_gigabytes_of(project):
+    backups = models.Backup.__table__
+    return sa.select(sa.func.coalesce(sa.func.sum(backups.c.size), 0)).where(
+        backups.c.project_id == project,
+        backups.c.deleted == sa.false()).scalar_subquery()
 
 
 # The consumer type holding a moving volume's source: the volume itself
@@ -275,6 +303,9 @@ def create_row(context, project_id):
                 project_id=project_id, volumes=_volumes_of(project),
                 snapshots=_snapshots_of(project),
                 gigabytes=placement_gigabytes(project),
+                backups=_backups_of(project),
+                backup_gigabytes=_backup_gigabytes_of(project),
+                groups=groups_of(project),
                 created_at=timeutils.utcnow()))
     except oslo_db_exc.DBDuplicateEntry:
         raise oslo_db_exc.RetryRequest(db_exc.ConcurrentUpdate(
@@ -287,7 +318,10 @@ def legacy_usage(context, project_id):
         row = conn.execute(sa.select(
             _volumes_of(project_id).label('volumes'),
             _snapshots_of(project_id).label('snapshots'),
-            legacy_gigabytes(project_id).label('gigabytes'))).first()
+            legacy_gigabytes(project_id).label('gigabytes'),
+            _backups_of(project_id).label('backups'),
+            _backup_gigabytes_of(project_id).label('backup_gigabytes'))
+        ).first()
     # MySQL sums to a Decimal.
     return {name: int(value) for name, value in row._mapping.items()}
 
@@ -297,43 +331,46 @@ def usage(context, project_id):
     first claim, counted the way the row would be made)."""
     with session.reader.connection.using(context) as conn:
         row = conn.execute(sa.select(
-            USAGES.c.volumes, USAGES.c.snapshots, USAGES.c.gigabytes).where(
+            *[USAGES.c[name] for name in COUNTED]).where(
             USAGES.c.project_id == project_id)).first()
         if row is None:
-            row = conn.execute(sa.select(
-                _volumes_of(project_id).label('volumes'),
-                _snapshots_of(project_id).label('snapshots'),
-                placement_gigabytes(project_id).label('gigabytes'))).first()
+            row = conn.execute(sa.select(*[
+                value.label(name) for name, value in
+                _counted(project_id).items()])).first()
     return {name: int(value) for name, value in row._mapping.items()}
 
 
 def _counted(project):
     return {'volumes': _volumes_of(project),
             'snapshots': _snapshots_of(project),
-            'gigabytes': placement_gigabytes(project)}
+            'gigabytes': placement_gigabytes(project),
+            'backups': _backups_of(project),
+            'backup_gigabytes': _backup_gigabytes_of(project)}
 
 
 def drift(context):
-    """(project, row's (volumes, snapshots, gigabytes), counted) of every
-    project whose row disagrees with what it holds."""
+    """(project, row's (volumes, snapshots, gigabytes, backups,
+    backup_gigabytes), counted) of every project whose row disagrees with
+    what it holds."""
     return rows_that_drift(context, USAGES, [USAGES.c.project_id],
                            _counted(USAGES.c.project_id))
 
 
 def rows_that_drift(context, usages, keys, counted):
-    """(*keys, row's (volumes, snapshots, gigabytes), counted) of every row
-    of the usage table ``usages`` that disagrees with ``counted`` ({name:
-    SQL counting it for the row})."""
+    """(*keys, row's counts, counted) of every row of the usage table
+    ``usages`` that disagrees with ``counted`` ({name: SQL counting it for
+    the row}, in the order of the counts)."""
+    names = list(counted)
     with session.reader.connection.using(context) as conn:
         rows = conn.execute(sa.select(
-            *keys, *[usages.c[name] for name in COUNTED],
-            *[counted[name].label('counted_' + name) for name in COUNTED])
+            *keys, *[usages.c[name] for name in names],
+            *[counted[name].label('counted_' + name) for name in names])
         ).all()
     found = []
     for row in rows:
-        stored = tuple(getattr(row, name) for name in COUNTED)
+        stored = tuple(getattr(row, name) for name in names)
         actual = tuple(int(getattr(row, 'counted_' + name))
-                       for name in COUNTED)
+                       for name in names)
         if stored != actual:
             found.append((*row[:len(keys)], stored, actual))
     return found
@@ -436,7 +473,8 @@ def _added(name):
 
 
 def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
-           size=0, enforce=True, make_missing=True):
+           size=0, enforce=True, make_missing=True, backups=0,
+           backup_gigabytes=0):
     """In the caller's transaction: add to what the project holds (negative
     numbers release), refusing with OverQuota what would exceed a limit
     (``enforce``; a release never is refused). ``size``: the size of the
@@ -449,20 +487,22 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
     if project_id is None:
         return
     values = {'volumes': volumes, 'snapshots': snapshots,
-              'gigabytes': gigabytes, 'size': size if enforce else 0,
-              'now': timeutils.utcnow()}
+              'gigabytes': gigabytes, 'backups': backups,
+              'backup_gigabytes': backup_gigabytes,
+              'size': size if enforce else 0, 'now': timeutils.utcnow()}
+    adds = any(values[name] > 0 for name in COUNTED)
     for name, default in config_defaults(conf).items():
         # Not enforced: no limit.
         values['default_' + name] = default if enforce else -1
     conditions = _conditions(values) if enforce and (
-        volumes > 0 or snapshots > 0 or gigabytes > 0 or size > 0) else []
+        adds or size > 0) else []
     for _ in range(2):
         try:
             db_api.update_or_explain(context, Usage, project_id,
                                      _values(values), filters=conditions)
             return
         except db_exc.NotFound:
-            if volumes <= 0 and snapshots <= 0 and gigabytes <= 0:
+            if not adds:
                 # Nothing held yet: the row, once made, counts this.
                 return
             if not make_missing:

@@ -38,7 +38,7 @@ from objects.placement import resource_class as rc_obj
 
 USAGES = models.TypeQuotaUsage.__table__
 Usage = models.TypeQuotaUsage
-COUNTED = quota.COUNTED
+COUNTED = quota.VOLUME_COUNTED
 # Cinder's default for the per-type resources: no limit.
 DEFAULT_LIMIT = -1
 # Fixed: the ids of existing rows depend on it.

@@ -87,7 +87,8 @@ class VolumeTypeExists(Exception):
 @base.register
 class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: qos_specs_id
+    VERSION = '1.1'
 
     model = models.VolumeType
 
@@ -97,7 +98,13 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'description': fields.StringField(nullable=True),
         'is_public': fields.BooleanField(default=True),
         'extra_specs': fields.DictOfNullableStringsField(default={}),
+        'qos_specs_id': fields.StringField(nullable=True, default=None),
     }, **base.SOFT_DELETE_FIELDS)
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        if target_version == '1.0':
+            primitive.pop('qos_specs_id', None)
 
     # -- reading --------------------------------------------------------------
     @classmethod
@@ -213,6 +220,7 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             raise VolumeTypeExists(self.name) from None
         self.created_at = now
         self.deleted = False
+        self.qos_specs_id = None
         self.obj_reset_changes()
 
     def update(self, name=None, description=None, is_public=None):

@@ -24,7 +24,7 @@ from objects import service as service_obj
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
 RESOURCE_TYPES = {'volume': 'Volume', 'snapshot': 'Snapshot',
-                  'attachment': 'VolumeAttachment'}
+                  'attachment': 'VolumeAttachment', 'backup': 'Backup'}
 
 
 def in_flight_with(resource, name, value):

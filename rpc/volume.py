@@ -12,6 +12,7 @@ worker's endpoint the new version; a new major version breaks old workers):
     1.4 - get_manageable_volumes, manage_existing_get_size (calls);
           manage_existing, unmanage_volume (casts)
     1.5 - terminate_connector (call): os-terminate_connection
+    1.6 - create_backup, delete_backup, restore_backup (casts)
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
@@ -37,6 +38,7 @@ import oslo_messaging
 from oslo_config import cfg
 from oslo_log import log as logging
 
+from db import exceptions as db_exc
 from objects import volume as volume_obj
 from rpc import serializer as rpc_serializer
 from rpc import transport as rpc_transport
@@ -44,7 +46,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.5'
+RPC_API_VERSION = '1.6'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -59,13 +61,23 @@ SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'create_snapshot', 'delete_snapshot', 'terminate_connection',
         'initialize_connection', 'get_capabilities',
         'manage_existing', 'unmanage_volume', 'get_manageable_volumes',
-        'manage_existing_get_size', 'terminate_connector')
+        'manage_existing_get_size', 'terminate_connector',
+        'create_backup', 'delete_backup', 'restore_backup')
 
 
 def _volume_of(ctxt, snapshot):
     # A snapshot is made by the workers that hold its volume's data.
     return volume_obj.Volume.get_by_id(ctxt, snapshot.volume_id,
                                        include_deleted=True)
+
+
+def _backed_up(ctxt, backup):
+    """The volume whose backend keeps ``backup``'s data: its volume's,
+    deleted or not (backups outlive volumes), else any worker."""
+    try:
+        return _volume_of(ctxt, backup)
+    except db_exc.NotFound:
+        return volume_obj.Volume(ctxt, host=None, cluster_name=None)
 
 
 _calls = futures.ThreadPoolExecutor(max_workers=CALL_THREADS,
@@ -129,6 +141,19 @@ class VolumeWorkerClient:
     def delete_snapshot(self, ctxt, snapshot):
         self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),
                            'delete_snapshot', snapshot=snapshot)
+
+    def create_backup(self, ctxt, backup, volume):
+        self._cast_tracked(ctxt, volume, 'create_backup', version='1.6',
+                           backup=backup)
+
+    def delete_backup(self, ctxt, backup):
+        self._cast_tracked(ctxt, _backed_up(ctxt, backup), 'delete_backup',
+                           version='1.6', backup=backup)
+
+    def restore_backup(self, ctxt, backup, volume):
+        # To the workers of the volume written to (a new one's pool).
+        self._cast_tracked(ctxt, volume, 'restore_backup', version='1.6',
+                           backup=backup)
 
     def terminate_connection(self, ctxt, volume, attachment):
         # The attachment's workers row records it (attachment_disconnect).

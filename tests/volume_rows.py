@@ -38,6 +38,16 @@ def snapshot(context, volume_obj, status='available', **values):
     return objects.Snapshot.get_by_id(context, row['id'])
 
 
+def backup(context, volume_obj, status='available', **values):
+    row = dict(id=str(uuid.uuid4()), volume_id=volume_obj.id,
+               project_id=volume_obj.project_id, user_id='user',
+               status=status, size=volume_obj.size, host=volume_obj.host,
+               deleted=False, created_at=timeutils.utcnow())
+    row.update(values)
+    insert(context, models.Backup, **row)
+    return objects.Backup.get_by_id(context, row['id'])
+
+
 def attachment(context, volume_obj, attach_status='attached', **values):
     row = dict(id=str(uuid.uuid4()), volume_id=volume_obj.id,
                instance_uuid=str(uuid.uuid4()), attach_status=attach_status,

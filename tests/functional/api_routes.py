@@ -11,6 +11,7 @@ is mounted under ``/placement``).
 from pecan import util as pecan_util
 
 from volapi.api import routing
+from volapi.api.v3 import backups
 from volapi.api.v3 import root
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import type_access
@@ -19,6 +20,7 @@ from volapi.placement import handler as placement_handler
 
 # Path items of the volume API, by the collection they follow.
 _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
+               'backups': '{backup_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
                'extra_specs': '{key}', 'metadata': '{key}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
@@ -27,7 +29,9 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'clusters': '{cluster_name}', 'extensions': '{alias}',
                'os-volume-transfer': '{transfer_id}',
                'volume-transfers': '{transfer_id}',
-               'capabilities': '{host}'}
+               'capabilities': '{host}', 'qos-specs': '{qos_id}',
+               'groups': '{group_id}',
+               'group_types': '{group_type_id}', 'group_specs': '{key}'}
 
 
 def _methods(handler):
@@ -73,8 +77,10 @@ def volume_actions_by_path():
     return {
         '/v3/volumes/{volume_id}/action': sorted(volume_actions.ACTIONS),
         '/v3/snapshots/{snapshot_id}/action': sorted(snapshots._ACTIONS),
+        '/v3/backups/{backup_id}/action': sorted(backups._ACTIONS),
         '/v3/attachments/{attachment_id}/action': ['os-complete'],
         '/v3/types/{type_id}/action': sorted(type_access.ACTIONS),
+        '/v3/groups/{group_id}/action': ['delete'],
     }
 
 

@@ -22,6 +22,7 @@ import urllib.parse
 import uuid
 
 from volapi.api.schemas import attachments as attachment_schemas
+from volapi.api.schemas import qos_specs as qos_schemas
 from volapi.api.schemas import snapshots as snapshot_schemas
 from volapi.api.schemas import types as type_schemas
 from volapi.api.schemas import volume_actions as action_schemas
@@ -88,6 +89,7 @@ QUERY_KEYS = [
     'resources', 'required', 'member_of', 'in_tree', 'uuid',
     'group_policy', 'consumer_type', 'user_id', 'root_required',
     'same_subtree', 'resources1', 'required_x', 'associated', 'usage',
+    'vol_type_id', 'consumer', 'id',
 ]
 # Values of Cinder's filters read as Python literals (metadata=,
 # extra_specs=), each once a 500.
@@ -165,6 +167,13 @@ VOLUME_EXAMPLES = {
     ('POST', '/v3/types/{type_id}/extra_specs'): [
         {'extra_specs': {'k': 'v'}}],
     ('PUT', '/v3/types/{type_id}/extra_specs/{key}'): [{'<key>': 'v'}],
+    ('POST', '/v3/qos-specs'): [
+        {'qos_specs': {'name': 'q', 'consumer': 'front-end',
+                       'total_iops_sec': '100'}}],
+    ('PUT', '/v3/qos-specs/{qos_id}'): [
+        {'qos_specs': {'consumer': 'both', 'read_iops_sec': None,
+                       '<key>': 'v'}}],
+    ('PUT', '/v3/qos-specs/{qos_id}/delete_keys'): [{'keys': ['<key>']}],
     ('POST', '/v3/attachments'): [
         {'attachment': {'volume_uuid': '<volume_id>',
                         'instance_uuid': '<uuid>'}},
@@ -262,7 +271,8 @@ PLACEMENT_EXAMPLES = {
 VOLUME_SCHEMAS = [
     getattr(module, name)
     for module in (attachment_schemas, snapshot_schemas, type_schemas,
-                   action_schemas, volume_schemas, worker_schemas)
+                   action_schemas, volume_schemas, worker_schemas,
+                   qos_schemas)
     for name in dir(module)
     if not name.startswith('_') and isinstance(getattr(module, name), dict)]
 PLACEMENT_SCHEMAS = [
@@ -493,7 +503,7 @@ class Generator:
             if roll < 0.3:
                 value = self.resources.pick(self.choice(
                     ['volume_id', 'snapshot_id', 'attachment_id', 'rp_uuid',
-                     'uuid']))
+                     'uuid', 'type_id', 'qos_id']))
             elif roll < 0.5:
                 value = self.structured_value()
             else:

@@ -22,6 +22,7 @@ import random
 import time
 import uuid
 
+from oslo_utils import timeutils
 import sqlalchemy as sa
 import webob
 
@@ -290,6 +291,14 @@ class VolumeAPIFuzzTest(FuzzTestCase):
         resources.add('type_id', type_id)
         resources.add('type_name', 'type-%s' % type_id[:8])
         resources.add('type_id', '__DEFAULT__')
+        qos_id = str(uuid.uuid4())
+        rows.insert(context, models.QosSpecs, id=qos_id,
+                    name='qos-' + qos_id, live_name='qos-' + qos_id,
+                    consumer='back-end', deleted=False,
+                    created_at=timeutils.utcnow())
+        rows.insert(context, models.QosSpecsItem, qos_specs_id=qos_id,
+                    key='k', value='v')
+        resources.add('qos_id', qos_id)
         driver = self.worker.driver
         for project in ('project-b', 'project-a'):
             # Rows as the API and a worker would have left them, with
@@ -336,7 +345,7 @@ class VolumeAPIFuzzTest(FuzzTestCase):
             '{attachment_id}': 'attachment_id', '{type_id}': 'type_id',
             '{key}': 'key', '{message_id}': 'message_id',
             '{project_id}': 'project_id', '{class_name}': 'class_name',
-            '{transfer_id}': 'transfer_id'})
+            '{transfer_id}': 'transfer_id', '{qos_id}': 'qos_id'})
         if generator.chance(0.3):
             project = generator.choice(['project-a', 'project-b', 'admin',
                                         'os-services', '%00', 'x' * 300])

@@ -40,8 +40,8 @@ class LimitsTest(api_fixtures.APITestCase):
         absolute = self.absolute()
         self.assertEqual({'maxTotalVolumes': 10, 'maxTotalSnapshots': 10,
                           'maxTotalVolumeGigabytes': 1000,
-                          'maxTotalBackups': -1,
-                          'maxTotalBackupGigabytes': -1},
+                          'maxTotalBackups': 10,
+                          'maxTotalBackupGigabytes': 1000},
                          {k: v for k, v in absolute.items() if k in MAXIMA})
         self.assertEqual(
             {'totalVolumesUsed': 2, 'totalSnapshotsUsed': 1,

@@ -34,7 +34,8 @@ class QuotaAPITest(QuotaTestCase):
 
     def test_defaults_are_cinders(self):
         expected = {'volumes': 10, 'snapshots': 10, 'gigabytes': 1000,
-                    'per_volume_gigabytes': -1}
+                    'backups': 10, 'backup_gigabytes': 1000,
+                    'per_volume_gigabytes': -1, 'groups': 10}
         self.assertEqual(dict(expected, id=self.project), self.show())
         self.assertEqual(dict(expected, id=self.project), self.app.get(
             self.path + '/defaults', headers=self.owner).json['quota_set'])

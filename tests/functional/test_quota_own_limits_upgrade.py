@@ -62,7 +62,8 @@ class OwnLimitsUpgradeTest(base.DatabaseTestCase):
         self.assertEqual({'volumes_gold': 2},
                          type_quota.own_limits(self.context, UNCOUNTED))
         # The rows made are counted from the tables.
-        self.assertEqual({'volumes': 1, 'snapshots': 0, 'gigabytes': 0},
+        self.assertEqual({'volumes': 1, 'snapshots': 0, 'gigabytes': 0,
+                          'backups': 0, 'backup_gigabytes': 0},
                          quota.usage(self.context, UNCOUNTED))
         self.assertEqual(
             {'volumes': 1, 'snapshots': 0, 'gigabytes': 0},

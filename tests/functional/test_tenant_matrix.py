@@ -66,6 +66,10 @@ def _snapshot(w, template, body=None):
             [w['snapshot']])
 
 
+def _backup(w, template, body=None):
+    return _path(template, backup_id=w['backup']), body, [w['backup']]
+
+
 def _attachment(w, template, body=None, which='attachment'):
     return (_path(template, attachment_id=w[which]), body, [w[which]])
 
@@ -76,6 +80,111 @@ def _message(w, template):
 
 def _type(w, template, body=None):
     return _path(template, type_id=w['type'], key='k'), body, []
+
+
+def _qos(w, template, body=None):
+    return _path(template, qos_id=w['qos']), body, []
+
+
+def _qos_rows():
+    """QoS specs: administrators only, as in Cinder (no project owns a
+    spec)."""
+    member = '/v3/qos-specs/{qos_id}'
+    rows = {
+        ('GET', '/v3/qos-specs'): (
+            lambda w: ('/v3/qos-specs', None, []), expect(403, 403, 200)),
+        ('POST', '/v3/qos-specs'): (
+            lambda w: ('/v3/qos-specs', {'qos_specs': {
+                'name': 'new-%s' % uuid.uuid4().hex[:8]}}, []),
+            expect(403, 403, 200)),
+        ('GET', member): (lambda w: _qos(w, member), expect(403, 403, 200)),
+        ('PUT', member): (
+            lambda w: _qos(w, member, {'qos_specs': {'k': 'w'}}),
+            expect(403, 403, 200)),
+        ('DELETE', member): (lambda w: _qos(w, member),
+                             expect(403, 403, 202)),
+        ('PUT', member + '/delete_keys'): (
+            lambda w: _qos(w, member + '/delete_keys', {'keys': ['k']}),
+            expect(403, 403, 202)),
+        ('GET', member + '/associations'): (
+            lambda w: _qos(w, member + '/associations'),
+            expect(403, 403, 200)),
+        ('GET', member + '/disassociate_all'): (
+            lambda w: _qos(w, member + '/disassociate_all'),
+            expect(403, 403, 202)),
+    }
+    for route in ('associate', 'disassociate'):
+        rows['GET', '%s/%s' % (member, route)] = (
+            lambda w, route=route: (
+                '%s/%s?vol_type_id=%s' % (
+                    _path(member, qos_id=w['qos']), route, w['type']),
+                None, []),
+            expect(403, 403, 202))
+    return rows
+
+
+def _group(w, template, body=None):
+    return _path(template, group_id=w['group']), body, [w['group']]
+
+
+def _group_type(w, template, body=None):
+    return _path(template, group_type_id=w['group_type'], key='k'), body, []
+
+
+def _group_rows():
+    """Groups (3.13) and group types (3.11): types belong to no project;
+    their writes and their specs are administrators'."""
+    member = '/v3/group_types/{group_type_id}'
+    specs = member + '/group_specs'
+    return {
+        ('GET', '/v3/groups'): (
+            lambda w: ('/v3/groups?marker=%s' % w['group'], None,
+                       [w['group']]), expect(200, 404, 404)),
+        ('GET', '/v3/groups/detail'): (
+            lambda w: ('/v3/groups/detail?marker=%s' % w['group'], None,
+                       [w['group']]), expect(200, 404, 404)),
+        ('POST', '/v3/groups'): (
+            lambda w: ('/v3/groups', {'group': {
+                'group_type': w['group_type'],
+                'volume_types': [w['type']]}}, []),
+            expect(202, 202, 202)),
+        ('GET', '/v3/groups/{group_id}'): (
+            lambda w: _group(w, '/v3/groups/{group_id}'),
+            expect(200, 404, 200)),
+        ('PUT', '/v3/groups/{group_id}'): (
+            lambda w: _group(w, '/v3/groups/{group_id}',
+                             {'group': {'name': 'n'}}),
+            expect(202, 404, 202)),
+        ('GET', '/v3/group_types'): (
+            lambda w: ('/v3/group_types', None, []), expect(200, 200, 200)),
+        ('POST', '/v3/group_types'): (
+            lambda w: ('/v3/group_types', {'group_type': {
+                'name': 'new-%s' % uuid.uuid4().hex[:8]}}, []),
+            expect(403, 403, 200)),
+        ('GET', member): (
+            lambda w: _group_type(w, member), expect(200, 200, 200)),
+        ('PUT', member): (
+            lambda w: _group_type(w, member,
+                                  {'group_type': {'description': 'd'}}),
+            expect(403, 403, 200)),
+        # The world's group has the type: the admin's delete is refused.
+        ('DELETE', member): (
+            lambda w: _group_type(w, member), expect(403, 403, 400)),
+        ('GET', specs): (
+            lambda w: _group_type(w, specs), expect(403, 403, 200)),
+        ('POST', specs): (
+            lambda w: _group_type(w, specs, {'group_specs': {'a': 'b'}}),
+            expect(403, 403, 200)),
+        ('GET', specs + '/{key}'): (
+            lambda w: _group_type(w, specs + '/{key}'),
+            expect(403, 403, 200)),
+        ('PUT', specs + '/{key}'): (
+            lambda w: _group_type(w, specs + '/{key}', {'k': 'w'}),
+            expect(403, 403, 200)),
+        ('DELETE', specs + '/{key}'): (
+            lambda w: _group_type(w, specs + '/{key}'),
+            expect(403, 403, 202)),
+    }
 
 
 def _transfer(w, template, body=None):
@@ -182,6 +291,30 @@ VOLUME_MATRIX = {
         expect(200, 404, 200)),
     ('DELETE', '/v3/snapshots/{snapshot_id}'): (
         lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
+        expect(202, 404, 202)),
+    ('GET', '/v3/backups'): (
+        lambda w: ('/v3/backups?marker=%s' % w['backup'], None,
+                   [w['backup']]), expect(200, 404, 404)),
+    ('GET', '/v3/backups/detail'): (
+        lambda w: ('/v3/backups/detail?marker=%s' % w['backup'], None,
+                   [w['backup']]), expect(200, 404, 404)),
+    ('POST', '/v3/backups'): (
+        lambda w: ('/v3/backups', {'backup': {
+            'volume_id': w['volume']}}, [w['volume']]),
+        expect(202, 404, 202)),
+    ('GET', '/v3/backups/{backup_id}'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/backups/{backup_id}'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}',
+                          {'backup': {'name': 'n'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/backups/{backup_id}'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}'),
+        expect(202, 404, 202)),
+    ('POST', '/v3/backups/{backup_id}/restore'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}/restore',
+                          {'restore': {'volume_id': w['restore_to']}}),
         expect(202, 404, 202)),
     ('GET', '/v3/attachments'): (
         lambda w: ('/v3/attachments?marker=%s' % w['attachment'], None,
@@ -348,6 +481,8 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
 }
 VOLUME_MATRIX.update(_transfer_rows())
+VOLUME_MATRIX.update(_qos_rows())
+VOLUME_MATRIX.update(_group_rows())
 
 # POST .../action, per action: (template, action) -> (argument, the world
 # key of the resource acted on, expected statuses).
@@ -404,6 +539,10 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    ('/v3/backups/{backup_id}/action', 'os-reset_status'): (
+        {'status': 'error'}, 'backup', expect(403, 404, 202)),
+    ('/v3/backups/{backup_id}/action', 'os-force_delete'): (
+        None, 'backup', expect(403, 404, 202)),
     ('/v3/attachments/{attachment_id}/action', 'os-complete'): (
         None, 'connected', expect(204, 404, 204)),
     # The world's type is public: no access list to change.
@@ -411,11 +550,15 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/types/{type_id}/action', 'removeProjectAccess'): (
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
+    ('/v3/groups/{group_id}/action', 'delete'): (
+        {}, 'group', expect(202, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
+                     '/v3/backups/detail': 'GET',
+                     '/v3/backups/{backup_id}/restore': 'POST',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
                      '/v3/clusters/enable': 'PUT',
@@ -424,6 +567,7 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
+                     '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',
                      '/v3/volume-transfers/{transfer_id}/accept': 'POST'}
 
@@ -435,7 +579,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
     def setUp(self):
         super().setUp()
         # Every row makes a world of volumes: no quota to run into.
-        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1)
+        self.config.set('quota', volumes=-1, snapshots=-1, gigabytes=-1,
+                        backups=-1, backup_gigabytes=-1, groups=-1)
         self.driver = self.useFixture(
             volume_worker_fixture.RunningWorker(self)).worker.driver
 
@@ -468,6 +613,10 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
             self.driver.create_volume(made)
         snapshot = rows.snapshot(context, volume)
         self.driver.create_snapshot(snapshot, volume)
+        backup = rows.backup(context, volume)
+        self.driver.create_backup(backup, volume)
+        restore_to = rows.volume(context, project_id='project-a')
+        self.driver.create_volume(restore_to)
         message = str(uuid.uuid4())
         rows.insert(
             context, models.Message, id=message,
@@ -479,6 +628,26 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         type_id = rows.volume_type(context)
         rows.insert(context, models.VolumeTypeExtraSpec,
                     volume_type_id=type_id, key='k', value='v')
+        qos = str(uuid.uuid4())
+        rows.insert(context, models.QosSpecs, id=qos, name='qos-' + qos,
+                    live_name='qos-' + qos, consumer='back-end',
+                    deleted=False, created_at=timeutils.utcnow())
+        rows.insert(context, models.QosSpecsItem, qos_specs_id=qos, key='k',
+                    value='v')
+        group_type = str(uuid.uuid4())
+        rows.insert(context, models.GroupType, id=group_type,
+                    name='gt-%s' % group_type[:8],
+                    live_name='gt-%s' % group_type[:8], is_public=True,
+                    deleted=False, created_at=timeutils.utcnow())
+        rows.insert(context, models.GroupTypeSpec,
+                    group_type_id=group_type, key='k', value='v')
+        group = str(uuid.uuid4())
+        rows.insert(context, models.Group, id=group,
+                    project_id='project-a', user_id='user-a',
+                    status='available', group_type_id=group_type,
+                    deleted=False, created_at=timeutils.utcnow())
+        rows.insert(context, models.GroupVolumeTypeMapping, group_id=group,
+                    volume_type_id=type_id, created_at=timeutils.utcnow())
         offered = rows.volume(context, project_id='project-a',
                               status='awaiting-transfer')
         self.driver.create_volume(offered)
@@ -490,12 +659,15 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                     no_snapshots=False, source_project_id='project-a',
                     accepted=False, deleted=False,
                     created_at=timeutils.utcnow())
-        return {'transfer': transfer, 'volume': volume.id, 'in_use': in_use.id,
+        return {'transfer': transfer, 'qos': qos,
+                'volume': volume.id, 'in_use': in_use.id,
                 'attachment': attachment.id, 'attaching': attaching.id,
                 'detaching': detaching.id, 'reserved': reserved.id,
                 'connected': connected.id,
                 'snapshot': snapshot.id, 'message': message,
+                'backup': backup.id, 'restore_to': restore_to.id,
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
+                'group': group, 'group_type': group_type,
                 'instance': str(uuid.uuid4())}
 
     def call(self, method, path, body, caller):
@@ -530,7 +702,9 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 path = template.format(volume_id=world[target],
                                        snapshot_id=world[target],
                                        attachment_id=world[target],
-                                       type_id=world[target])
+                                       backup_id=world[target],
+                                       type_id=world[target],
+                                       group_id=world[target])
                 # Types belong to no project.
                 owned = [] if target == 'type' else [world[target]]
                 return path, {action: filled}, owned

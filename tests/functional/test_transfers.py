@@ -78,7 +78,9 @@ class TransferTestCase(api_fixtures.APITestCase):
                 table.c.id == ident)).mappings().one()
 
     def usage(self, project):
-        return quota.usage(self.context, project)
+        """What a transfer moves of the project's usage (its backups stay)."""
+        return {name: count for name, count in quota.usage(
+            self.context, project).items() if name in quota.VOLUME_COUNTED}
 
     def owner_of_consumer(self, uuid):
         held = allocation_reads.get_for_consumer(self.context, uuid)
@@ -163,8 +165,10 @@ class OfferTest(TransferTestCase):
         volume_id, _ = self.volume()
         self.assertIn("'not-a-uuid' is not a 'uuid'", self.fault(
             self.offer('not-a-uuid', expect=400), 400))
-        self.assertEqual("The 'name' can not be empty.", self.fault(
-            self.offer(volume_id, name='  ', expect=400), 400))
+        self.assertEqual(
+            "An invalid 'name' value was provided. The 'name' can not be "
+            "empty.", self.fault(self.offer(volume_id, name='  ',
+                                            expect=400), 400))
         # no_snapshots: volume-transfers from 3.55 only.
         self.assertIn("'no_snapshots' was unexpected", self.fault(
             self.offer(volume_id, ROUTES[1], no_snapshots=True,

@@ -126,6 +126,6 @@ class UpgradeTest(base.DatabaseTestCase):
                 deleted=True, status='deleted'))
         found, out = self.audit(fix=True)
         self.assertEqual(2, found, out)
-        self.assertIn('project old-project: usage (2, 1, 9), holds (2, 0, '
-                      '6)', out)
+        self.assertIn('project old-project: usage (2, 1, 9, 0, 0), holds '
+                      '(2, 0, 6, 0, 0)', out)
         self.assertEqual([], invariant.violations(self.context))

@@ -21,6 +21,8 @@ class RunningWorker(fixtures.Fixture):
     def _setUp(self):
         volumes_dir = self.useFixture(fixtures.TempDir()).path
         self.test.config.set('volume', volumes_dir=volumes_dir)
+        self.test.config.set('backup', backup_path=self.useFixture(
+            fixtures.TempDir()).path)
         self.test.config.set(host=self.host)
         self.worker = volume_worker.VolumeWorker(self.test.config.conf)
         self.worker.start(unclaimed_timeout=0)

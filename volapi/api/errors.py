@@ -168,6 +168,16 @@ def of_service(exc):
 def over_limit(exc):
     """The API error for objects.quota.OverQuota ``exc``, in Cinder's
     words (cinder.exception's quota errors): a 413 ``overLimit``."""
+    if exc.resource == 'backups':
+        return OverLimit('Maximum number of backups allowed (%d) exceeded'
+                         % exc.limit)
+    if exc.resource == 'backup_gigabytes':
+        return OverLimit(
+            'Requested backup exceeds allowed Backup gigabytes quota. '
+            'Requested %(requested)sG, quota is %(quota)sG and '
+            '%(consumed)sG has been consumed.' % {
+                'requested': exc.requested, 'quota': exc.limit,
+                'consumed': exc.in_use})
     # Per-type resources (volumes_<type> ...) in the words of their kind,
     # named as Cinder names them.
     if exc.resource == 'gigabytes' or exc.resource.startswith('gigabytes_'):
@@ -181,6 +191,9 @@ def over_limit(exc):
         return OverLimit(
             'Requested volume size %dG is larger than maximum allowed limit '
             '%dG.' % (exc.requested, exc.limit))
+    if exc.resource == 'groups':
+        return OverLimit(
+            'Maximum number of groups allowed (%d) exceeded' % exc.limit)
     if exc.resource == 'snapshots' or exc.resource.startswith('snapshots_'):
         return OverLimit(
             'Maximum number of snapshots allowed (%d) exceeded' % exc.limit)

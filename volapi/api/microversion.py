@@ -13,8 +13,13 @@ answers as Cinder's does. It is 3.67, for these reasons:
 - 3.54 adds the attachment ``mode`` (``rw``/``ro``): implemented in
   ``v3/attachments.py``; 3.55 (``no_snapshots``), 3.57 (the transfer's
   history fields) and 3.59 (paged transfer lists) change volume
-  transfers: implemented in ``v3/transfers.py``; 3.56 and 3.58 change
-  only APIs volapi does not serve (backups, groups);
+  transfers: implemented in ``v3/transfers.py``; 3.56 changes only
+  backups, which volapi does not serve;
+- 3.11 group types and 3.13 groups (``v3/group_types.py``,
+  ``v3/groups.py``), with 3.25 ``list_volume``, 3.38
+  ``replication_status`` and 3.58 a group's ``project_id`` in their
+  view; group snapshots (3.14) are not served, and a group's
+  ``group_snapshot_id`` is always null;
 - 3.60 ``created_at``/``updated_at`` time comparisons (``gt:``, ``lte:``
   ...) and 3.65 ``consumes_quota`` in volume list filters
   (``v3/filters.py``, which says how Cinder really gates them), and in
@@ -55,12 +60,15 @@ MESSAGES = (3, 3)
 VOLUME_LIST_GLANCE_METADATA = (3, 4)
 CLUSTER_SUPPORT = (3, 7)
 MANAGE_EXISTING_LIST = (3, 8)
+BACKUP_UPDATE = (3, 9)
 VOLUME_LIST_GROUP = (3, 10)
 VOLUME_SUMMARY = (3, 12)
+GROUP_TYPE = (3, 11)
 GROUP_VOLUME = (3, 13)
 GROUP_SNAPSHOTS = (3, 14)
 VOLUME_MIGRATE_CLUSTER = (3, 16)
 MANAGE_EXISTING_CLUSTER = (3, 17)
+BACKUP_PROJECT = (3, 18)
 VOLUME_DETAIL_PROVIDER_ID = (3, 21)
 VOLUME_DELETE_FORCE = (3, 23)
 WORKERS_CLEANUP = (3, 24)
@@ -71,17 +79,21 @@ RESOURCE_FILTER = (3, 31)
 LIKE_FILTER = (3, 34)
 POOL_TYPE_FILTER = (3, 35)
 VOLUME_SUMMARY_METADATA = (3, 36)
+BACKUP_SORT_NAME = (3, 37)
 LIMITS_ADMIN_FILTER = (3, 39)
 SNAPSHOT_LIST_USER_ID = (3, 41)
 VOLUME_EXTEND_INUSE = (3, 42)
+BACKUP_METADATA = (3, 43)
 NEW_ATTACH_COMPLETION = (3, 44)
 SUPPORT_COUNT_INFO = (3, 45)
 VOLUME_SHARED_TARGETS_AND_SERVICE_FIELDS = (3, 48)
 BACKEND_STATE_REPORT = (3, 49)
+BACKUP_AZ = (3, 51)
 VOLUME_TYPE_EXTRA_SPECS_FILTER = (3, 52)
 SUPPORT_VOLUME_SCHEMA_CHANGES = (3, 53)
 ATTACHMENT_CREATE_MODE_ARG = (3, 54)
 TRANSFER_WITH_SNAPSHOTS = (3, 55)
+BACKUP_PROJECT_USER_ID = (3, 56)
 TRANSFER_WITH_HISTORY = (3, 57)
 SUPPORT_TRANSFER_PAGINATION = (3, 59)
 VOLUME_TIME_COMPARISON_FILTER = (3, 60)

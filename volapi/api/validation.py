@@ -104,7 +104,7 @@ _Validator = validators.extend(jsonschema.Draft4Validator, {
 
 def _message(error):
     if isinstance(error.cause, InvalidName):
-        return str(error.cause)
+        return "An invalid 'name' value was provided. %s" % error.cause
     path = error.absolute_path
     if path:
         return ('Invalid input for field/attribute %s. Value: %s. %s'
@@ -140,7 +140,7 @@ def _fits_a_text_column(value):
 
 class InvalidName(ValueError):
     """A name Cinder's format ``name_skip_leading_trailing_spaces``
-    refuses; its message is the whole answer, as in Cinder."""
+    refuses; the answer is Cinder's InvalidName with its reason."""
 
 
 @_FORMATS.checks('name_skip_leading_trailing_spaces', raises=InvalidName)

@@ -6,6 +6,7 @@ them for oslo-config-generator.
 from oslo_config import cfg
 
 from volapi.conf import api
+from volapi.conf import backup
 from volapi.conf import core
 from volapi.conf import database
 from volapi.conf import middleware
@@ -17,6 +18,6 @@ from volapi.conf import volume
 
 CONF = cfg.CONF
 
-for _module in (core, database, api, volume, rpc, placement, pools,
+for _module in (core, database, api, backup, volume, rpc, placement, pools,
                 quota, middleware):
     _module.register_opts(CONF)

@@ -2,6 +2,7 @@
 import itertools
 
 from volapi.conf import api
+from volapi.conf import backup
 from volapi.conf import core
 from volapi.conf import database
 from volapi.conf import placement
@@ -12,7 +13,7 @@ from volapi.conf import volume
 
 # Each module below exports list_opts() -> [(group, [opts])]. A new group
 # registers itself in volapi/conf/__init__.py and is listed here.
-_MODULES = [core, database, api, volume, rpc, placement, pools, quota]
+_MODULES = [core, database, api, backup, volume, rpc, placement, pools, quota]
 
 
 def list_opts():

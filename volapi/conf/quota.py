@@ -11,6 +11,13 @@ quota_opts = [
     cfg.IntOpt('gigabytes', default=1000, min=-1,
                help='Default limit of GiB held by a project\'s volumes and '
                     'snapshots (-1: none).'),
+    cfg.IntOpt('backups', default=10, min=-1,
+               help='Default limit of backups per project (-1: none).'),
+    cfg.IntOpt('backup_gigabytes', default=1000, min=-1,
+               help='Default limit of GiB held by a project\'s backups '
+                    '(-1: none).'),
+    cfg.IntOpt('groups', default=10, min=-1,
+               help='Default limit of groups per project (-1: none).'),
     cfg.IntOpt('per_volume_gigabytes', default=-1, min=-1,
                help='Default limit of the size of one volume (-1: none).'),
     cfg.BoolOpt('count_usage_from_placement', default=True,

@@ -6,13 +6,17 @@ Cinder policy file means the same here.
 """
 import itertools
 
+from volapi.policies import backup_actions
+from volapi.policies import backups
 from volapi.policies import base
 from volapi.policies import capabilities
 from volapi.policies import clusters
 from volapi.policies import default_types
+from volapi.policies import groups
 from volapi.policies import limits
 from volapi.policies import manageable_volumes
 from volapi.policies import messages
+from volapi.policies import qos_specs
 from volapi.policies import quotas
 from volapi.policies import scheduler_stats
 from volapi.policies import services
@@ -32,4 +36,6 @@ def list_rules():
         scheduler_stats.list_rules(), services.list_rules(),
         clusters.list_rules(), capabilities.list_rules(),
         default_types.list_rules(), volume_transfer.list_rules(),
-        manageable_volumes.list_rules()))
+        qos_specs.list_rules(), manageable_volumes.list_rules(),
+        backups.list_rules(), backup_actions.list_rules(),
+        groups.list_rules()))

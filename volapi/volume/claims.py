@@ -1,6 +1,8 @@
 """What volumes and snapshots hold: a DISK_GB allocation on their pool
 (the consumer is the volume or snapshot, with its project and user) and
-their share of their project's quota usage.
+their share of their project's quota usage; what backups hold: their
+project's ``backups`` and ``backup_gigabytes`` (no pool: their data is
+kept apart).
 
 Each function runs inside the caller's transaction, the one whose
 compare-and-swap makes the state change that needs the claim or release:
@@ -217,6 +219,21 @@ def release_snapshot(context, snapshot):
             snapshots=-1, gigabytes=-freed, enforce=False)
 
 
+# -- backups -------------------------------------------------------------------
+
+def claim_backup(context, backup):
+    """A new backup, before its row is inserted (a missing usage row is
+    made counting the backups table, which must not hold it yet): one
+    more backup and its size for the project. OverQuota."""
+    quota.charge(context, CONF, backup.project_id, backups=1,
+                 backup_gigabytes=backup.size)
+
+
+def release_backup(context, backup):
+    quota.charge(context, CONF, backup.project_id, backups=-1,
+                 backup_gigabytes=-backup.size, enforce=False)
+
+
 # -- retypes ---------------------------------------------------------------------
 
 def retype_volume(context, volume, new_type_id):
@@ -377,6 +394,8 @@ AFTER_TRANSITION = {
     'force_delete': lambda ctx, volume, values: undo_retype(ctx, volume),
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
+    'backup_delete_done':
+        lambda ctx, backup, values: release_backup(ctx, backup),
 }
 
 

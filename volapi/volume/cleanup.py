@@ -32,7 +32,8 @@ CONF = cfg.CONF
 
 RESOURCES = {table.WORKER_TYPES['volume']: 'Volume',
              table.WORKER_TYPES['snapshot']: 'Snapshot',
-             table.WORKER_TYPES['attachment']: 'VolumeAttachment'}
+             table.WORKER_TYPES['attachment']: 'VolumeAttachment',
+             table.WORKER_TYPES['backup']: 'Backup'}
 
 SERVICE_FILTERS = ('service_id', 'host', 'binary', 'is_up', 'disabled',
                    'cluster_name')

@@ -75,6 +75,25 @@ def _source(context, snapshot_id, source_volid):
     return None, None, 'volume'
 
 
+def _group(context, group_id, volume_type):
+    """The group the new volume joins (None: none), its type checked
+    against the group's as Cinder does (the hold of the group proves it
+    again)."""
+    if not group_id:
+        return None
+    from volapi.volume import groups
+    try:
+        group = groups.get(context, group_id)
+    except db_exc.NotFound:
+        raise volume_api.ReferenceNotFound(
+            'Group %s could not be found.' % group_id) from None
+    if not volume_type:
+        raise volume_api.InvalidRequest(
+            'Invalid input received: volume_type must be provided when '
+            'creating a volume in a group.')
+    return group
+
+
 def _prepare(context, size, volume_type, fields):
     """(the new volume, its type, its source and the source's hold
     transition, its placement_create.Plan), read in one read-only
@@ -88,16 +107,23 @@ def _prepare(context, size, volume_type, fields):
             else source.size), what)
         new_type = _volume_type(context, volume_type,
                                 source and source.volume_type_id)
+        group = _group(context, fields['group_id'], volume_type)
+        if group is not None and new_type.id not in group.volume_type_ids:
+            raise volume_api.InvalidRequest(
+                'Invalid input received: Invalid volume_type provided: %s '
+                '(requested type must be supported by this group).'
+                % new_type.name)
         volume = objects.Volume(
             context, id=str(uuid.uuid4()), size=size,
             volume_type_id=new_type.id,
             multiattach=type_obj.is_multiattach(new_type.extra_specs),
             **fields)
+        # A group's volumes share its pool (its first volume's).
         plan = placement_create.plan(
             context, volume, new_type.extra_specs,
-            placement_create.source_host(context, snapshot_id,
-                                         source_volid))
-    return volume, new_type, source, hold, plan
+            (group and group.host) or placement_create.source_host(
+                context, snapshot_id, source_volid))
+    return volume, new_type, source, hold, plan, group
 
 
 # How often a create whose source volume grew meanwhile reads it again.
@@ -107,17 +133,28 @@ SOURCE_ATTEMPTS = 3
 def _source_grew(refusal):
     """True if ``refusal`` (engine.TransitionRefused) is the hold of a
     source volume that has grown since it was read (its one requirement
-    that is no status)."""
+    that is no status), or of a group whose first volume, created
+    meanwhile, gave it another pool: read again, the create goes there."""
+    if refusal.transition.name == 'group_hold':
+        return refusal.field is None and 'pool' in str(refusal)
     return refusal.transition.name == 'create_from_volume' and \
         isinstance(refusal.condition, cond.Filter)
 
 
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
-           availability_zone=None, metadata=None, version=None):
+           availability_zone=None, metadata=None, version=None,
+           restoring=None, group_id=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
     cast its creation. Returns the volume, as the view shows it.
+
+    ``restoring(volume)``, for a volume a backup is restored to, returns
+    the steps that take the backup, run first in the insert's transaction
+    when a pool holds the volume: it is inserted 'restoring-backup'
+    (``backup_restore_create``) and its creation is not cast (the
+    restore's is, by the caller). Where no pool can, it is inserted in
+    'error' and the backup left alone.
 
     A clone's size is checked against its source's as read; the hold
     proves the source no bigger. One that grew in between (an extend that
@@ -127,7 +164,7 @@ def create(context, size=None, name=None, description=None,
         try:
             return _create(context, size, name, description, volume_type,
                            snapshot_id, source_volid, availability_zone,
-                           metadata, version)
+                           metadata, version, restoring, group_id)
         except engine.TransitionRefused as refusal:
             if not _source_grew(refusal):
                 raise
@@ -135,7 +172,8 @@ def create(context, size=None, name=None, description=None,
 
 
 def _create(context, size, name, description, volume_type, snapshot_id,
-            source_volid, availability_zone, metadata, version):
+            source_volid, availability_zone, metadata, version, restoring,
+            group_id):
     zone = availability_zone or CONF.api.storage_availability_zone
     if zone != CONF.api.storage_availability_zone:
         raise volume_api.InvalidRequest(
@@ -145,17 +183,20 @@ def _create(context, size, name, description, volume_type, snapshot_id,
                   availability_zone=zone, display_name=name,
                   display_description=description, snapshot_id=snapshot_id,
                   source_volid=source_volid, bootable=False,
-                  metadata=metadata or {}, deleted=False)
+                  metadata=metadata or {}, deleted=False,
+                  group_id=group_id or None)
     try:
-        volume, new_type, source, hold, plan = _prepare(
+        volume, new_type, source, hold, plan, group = _prepare(
             context, size, volume_type, fields)
     except type_obj.VolumeTypeNotFound:
         # The default type is missing (a database emptied by hand): made
         # again, a write, apart from the reads; then they run again.
         type_obj.VolumeType.get_default(context)
-        volume, new_type, source, hold, plan = _prepare(
+        volume, new_type, source, hold, plan, group = _prepare(
             context, size, volume_type, fields)
     holds = []
+    # What a restore takes, with the volume a pool holds.
+    taken = list(restoring(volume)) if restoring else []
     if source is not None:
         sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
             else {}
@@ -168,10 +209,16 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         # in inside the claim (see claims.claim_volume).
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
+        placed = name == 'create'
+        if restoring and placed:
+            name = 'backup_restore_create'
         rows = engine.prepare(context, name, volume, version=version)
+        group_hold = [] if group is None else [_group_hold(
+            context, group, volume, new_type, version)]
         claims.with_usage_rows(
             context, volume, lambda: engine.run(
-                context, claims.read_committed, *holds,
+                context, claims.read_committed, *holds, *group_hold,
+                *(taken if placed else []),
                 lambda ctx: claim(ctx, volume, rows.execute),
                 *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that
@@ -179,12 +226,25 @@ def _create(context, size, name, description, volume_type, snapshot_id,
                 lambda ctx: new_type.guard_in_use()))
 
     placement_create.create(context, volume, insert, plan)
-    if volume.status == 'creating':  # else no pool could hold it
+    if volume.status == 'creating' and not restoring:
+        # Else no pool could hold it, or a restore makes it.
         volume_api.worker_client().create_volume(context, volume)
     # For the view; after the cast, which the worker does not need it in
     # (volumes loaded for the other casts do not carry their type either).
     volume.volume_type = new_type
     return volume
+
+
+def _group_hold(context, group, volume, new_type, version):
+    """The hold of the group the volume is inserted in: it must still be
+    live, available and allow the type, and takes the volume's pool if it
+    has none yet (a volume with no pool holds it without)."""
+    if volume.host is None:
+        return engine.prepare(context, 'group_touch', group, version=version,
+                              reflect=False)
+    return engine.prepare(context, 'group_hold', group, version=version,
+                          reflect=False, host=volume.host,
+                          volume_type_id=new_type.id)
 
 
 def _inherited_image_metadata(volume):

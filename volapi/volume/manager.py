@@ -33,6 +33,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
+from volapi.volume import backup_manager
 from volapi.volume import claims
 from volapi.volume import cluster
 from volapi.volume import pools
@@ -60,14 +61,16 @@ REDRIVE = {
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
     (ATTACHMENT, 'terminating'): ('_terminate_connection', ()),
 }
+REDRIVE.update(backup_manager.REDRIVE)
 
 
 class OperationLost(Exception):
     """Our workers row was taken over; the transition is rolled back."""
 
 
-class VolumeManager:
-    """Endpoint of topic ``volapi-volume`` for one backend (one driver)."""
+class VolumeManager(backup_manager.BackupOperations):
+    """Endpoint of topic ``volapi-volume`` for one backend (one driver);
+    its backup operations are volapi.volume.backup_manager's."""
 
     target = oslo_messaging.Target(version=volume_rpc.RPC_API_VERSION)
 

@@ -87,7 +87,15 @@ class Reconciler:
             own_service_id=service_id), cleaner_id=service_id)
 
     def _load(self, worker):
-        """(the resource, the volume whose storage it is on)."""
+        """(the resource, the volume whose storage it is on: for a
+        backup's restore, the volume written to)."""
+        if worker.resource_type == table.WORKER_TYPES['backup']:
+            backup = objects.Backup.get_by_id(
+                self.context, worker.resource_id, include_deleted=True)
+            volume_id = backup.restore_volume_id \
+                if worker.status == 'restoring' else backup.volume_id
+            return backup, objects.Volume.get_by_id(
+                self.context, volume_id, include_deleted=True)
         owned = {table.WORKER_TYPES['snapshot']: objects.Snapshot,
                  table.WORKER_TYPES['attachment']: objects.VolumeAttachment}
         if worker.resource_type in owned:

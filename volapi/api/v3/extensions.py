@@ -16,6 +16,8 @@ EXTENSIONS = (
      '2014-01-10T00:00:00-00:00', 'Extended services support.'),
     ('ExtendedSnapshotAttributes', 'os-extended-snapshot-attributes',
      '2012-06-19T00:00:00+00:00', 'Extended SnapshotAttributes support.'),
+    ('Qos_specs_manage', 'qos-specs', '2013-08-02T00:00:00+00:00',
+     'QoS specs support.'),
     ('QuotaClasses', 'os-quota-class-sets', '2012-03-12T00:00:00+00:00',
      'Quota classes management support.'),
     ('Quotas', 'os-quota-sets', '2011-08-08T00:00:00+00:00',

@@ -2,7 +2,7 @@
 what it uses of them; no rate limits.
 
 The maxima are the project's quota (objects.quota; -1 is Cinder's
-"unlimited", and volapi has no backups to limit); what is used is reported
+"unlimited"); what is used is reported
 as the quota API reports it, ``totalGigabytesUsed`` counting volumes and
 snapshots, as Cinder's 'gigabytes' quota does. From microversion 3.39 an
 administrator may name another project with ``?project_id=`` (the policy
@@ -18,7 +18,6 @@ from volapi.api import rest
 from volapi.policies import limits as policies
 
 CONF = cfg.CONF
-UNLIMITED = -1
 
 
 def _absolute(limits, usage):
@@ -26,13 +25,13 @@ def _absolute(limits, usage):
         'maxTotalVolumes': limits['volumes'],
         'maxTotalSnapshots': limits['snapshots'],
         'maxTotalVolumeGigabytes': limits['gigabytes'],
-        'maxTotalBackups': UNLIMITED,
-        'maxTotalBackupGigabytes': UNLIMITED,
+        'maxTotalBackups': limits['backups'],
+        'maxTotalBackupGigabytes': limits['backup_gigabytes'],
         'totalVolumesUsed': usage['volumes'],
         'totalSnapshotsUsed': usage['snapshots'],
         'totalGigabytesUsed': usage['gigabytes'],
-        'totalBackupsUsed': 0,
-        'totalBackupGigabytesUsed': 0,
+        'totalBackupsUsed': usage['backups'],
+        'totalBackupGigabytesUsed': usage['backup_gigabytes'],
     }
 
 

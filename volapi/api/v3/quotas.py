@@ -17,6 +17,7 @@ import pecan
 from oslo_config import cfg
 from oslo_utils import strutils
 
+from objects import group_quota
 from objects import project_quota
 from objects import quota
 from objects import type_quota
@@ -90,6 +91,7 @@ def _usage_view(limits, in_use):
 def _in_use(context, project_id, per_type):
     """{resource: in use} of the project, per-type resources included."""
     in_use = quota.reported_usage(context, CONF, project_id)
+    in_use[quota.GROUPS] = group_quota.usage(context, project_id)
     by_type = type_quota.reported_usage(
         context, project_id, {type_id for _, type_id in per_type.values()},
         from_placement=quota.counts_from_placement(context, CONF,

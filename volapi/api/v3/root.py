@@ -6,12 +6,16 @@ from volapi.api import microversion as mv
 from volapi.api import routing
 from volapi.api.v3 import attachments
 from volapi.api.v3 import availability_zones
+from volapi.api.v3 import backups
 from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
+from volapi.api.v3 import group_types
+from volapi.api.v3 import groups
 from volapi.api.v3 import limits
 from volapi.api.v3 import messages
+from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
@@ -31,6 +35,7 @@ class Resources:
         self.volumes = volumes.VolumesController()
         self.types = types.TypesController()
         self.snapshots = snapshots.SnapshotsController()
+        self.backups = backups.BackupsController()
         self.attachments = attachments.AttachmentsController()
         self.workers = workers.WorkersController()
         self.limits = limits.LimitsController()
@@ -38,6 +43,8 @@ class Resources:
         self.clusters = clusters.ClustersController()
         self.extensions = extensions.ExtensionsController()
         self.capabilities = capabilities.CapabilitiesController()
+        self.groups = groups.GroupsController()
+        self.group_types = group_types.GroupTypesController()
         self.manageable_volumes = volume_manage.ManageableVolumesController(
             mv.MANAGE_EXISTING_LIST)
         # Cinder's names are not identifiers.
@@ -55,6 +62,7 @@ class Resources:
                 transfers.TransfersController(paged=False))
         setattr(self, 'volume-transfers',
                 transfers.TransfersController(paged=True))
+        setattr(self, 'qos-specs', qos_specs.QosSpecsController())
         setattr(self, 'os-volume-manage',
                 volume_manage.ManageableVolumesController())
 

@@ -169,7 +169,8 @@ class VolumesController(rest.Listing):
             source_volid=spec.get('source_volid'),
             availability_zone=spec.get('availability_zone'),
             metadata=spec.get('metadata'),
-            version=pecan.request.api_version)
+            version=pecan.request.api_version,
+            group_id=spec.get('group_id'))
         # Everything the view shows was just written: no need to read it.
         return views.show(pecan.request, volume)
 
@@ -214,8 +215,7 @@ def _refuse_unsupported(spec):
         raise errors.BadRequest('Invalid input received: creating a volume '
                                 'from an image is not supported.')
     for key, what in (('backup_id', 'Backup'),
-                      ('consistencygroup_id', 'ConsistencyGroup'),
-                      ('group_id', 'Group')):
+                      ('consistencygroup_id', 'ConsistencyGroup')):
         if spec.get(key):
             raise errors.NotFound('%s %s could not be found.'
                                   % (what, spec[key]))

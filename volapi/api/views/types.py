@@ -16,7 +16,7 @@ def detail(request, volume_type):
         view['extra_specs'] = volume_type.extra_specs
     if policy.authorize(context, type_policies.QOS_SPECS_ID,
                         do_raise=False):
-        view['qos_specs_id'] = None
+        view['qos_specs_id'] = volume_type.qos_specs_id
     return view
 
 

@@ -7,7 +7,8 @@ returned or raised. So a method must either finish its work or raise, and
 the destructive ones must be idempotent: after a worker dies, an operation
 may be repeated (a delete of what is already gone must succeed).
 
-Objects passed in are oslo.versionedobjects (objects.Volume, Snapshot);
+Objects passed in are oslo.versionedobjects (objects.Volume, Snapshot,
+Backup);
 sizes are in GiB. See doc/drivers.md for the contract in prose.
 """
 import abc
@@ -149,6 +150,25 @@ class VolumeDriver(abc.ABC):
     @abc.abstractmethod
     def delete_snapshot(self, snapshot):
         """Remove the snapshot's storage; one that has none is no error."""
+
+    # -- backups ------------------------------------------------------------
+    def create_backup(self, backup, volume, snapshot=None):
+        """Copy the data of ``volume`` (or of its ``snapshot``) into
+        ``backup``, apart from the pool. Returns values to record on the
+        backup: ``object_count`` (how many objects hold it) and
+        ``service`` (what keeps it)."""
+        raise VolumeDriverError('driver %s cannot back volumes up'
+                                % type(self).__name__)
+
+    def restore_backup(self, backup, volume):
+        """Write ``backup``'s data onto ``volume`` (made here if it has no
+        storage yet: a volume created for the restore), at least as big.
+        Returns values to record on the volume (``provider_location``)."""
+        raise VolumeDriverError('driver %s cannot restore backups'
+                                % type(self).__name__)
+
+    def delete_backup(self, backup):
+        """Remove the backup's data; one that has none is no error."""
 
     # -- attachments --------------------------------------------------------
     @abc.abstractmethod

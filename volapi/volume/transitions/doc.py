@@ -57,6 +57,8 @@ def _conditions(transition):
 def _targets(transition):
     parts = ['%s = %s' % (field, _describe_value(value))
              for field, value in transition.values.items()]
+    parts += ['in the same transaction, the %s' % link
+              for link in transition.linked]
     return '; '.join(parts) or '(only updated_at: the row is held)'
 
 

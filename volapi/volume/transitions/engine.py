@@ -16,6 +16,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+import objects
 from objects import worker as worker_obj
 from volapi.volume import claims
 from volapi.volume.transitions import table
@@ -151,6 +152,8 @@ class Step:
     # True when the caller deletes the workers row of a 'finish' itself,
     # in the same transaction (objects.Worker.finish_held).
     workers_row_finished: bool = False
+    # The parameters, for the transitions of the rows it ends too.
+    params: dict = None
 
     def execute(self, context):
         """The compare-and-swap (or, for a ``creates`` transition, the
@@ -158,6 +161,8 @@ class Step:
         transaction (see :func:`run`). True if the row changed; False only
         for a lenient transition whose condition failed."""
         t = self.transition
+        # The linked rows as the object names them before the swap.
+        linked = [(link, getattr(self.obj, link.field)) for link in t.linked]
         if t.creates:
             for field, value in self.values.items():
                 setattr(self.obj, field, value)
@@ -184,7 +189,22 @@ class Step:
                                     self.arguments, new=t.creates)
         elif t.workers_row == 'finish' and not self.workers_row_finished:
             worker_obj.Worker.finish(context, t.resource, self.obj.id)
+        for link, ident in linked:
+            if ident is not None:
+                _end_linked(context, link, ident, self.params or {})
         return True
+
+
+def _end_linked(context, link, ident, params):
+    """Transition ``link.name`` of the row ``ident`` of ``link.resource``,
+    in the caller's transaction; nothing if the row is gone."""
+    loader = getattr(objects, OBJECTS[link.resource])
+    try:
+        obj = loader.get_by_id(context, ident)
+    except db_exc.NotFound:
+        return
+    prepare(context, link.name, obj, reflect=False,
+            **params).execute(context)
 
 
 def _requirement_condition(requirement, obj, params, key):
@@ -246,7 +266,7 @@ def prepare(context, name, obj, version=None, reflect=True, **params):
     arguments = {k: params[k] for k in table.WORKER_ARGUMENTS.get(name, ())
                  if k in params}
     return Step(transition, obj, values, conditions, reflect,
-                arguments or None)
+                arguments or None, params=params)
 
 
 def run(context, *actions):
@@ -264,7 +284,10 @@ def _transaction(context, actions):
 
 MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
           'attachment': models.VolumeAttachment,
-          'transfer': models.Transfer}
+          'transfer': models.Transfer, 'backup': models.Backup,
+          'group': models.Group}
+# The object class (in ``objects``) of each resource a Linked names.
+OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot'}
 
 
 def reads_nothing(transition):

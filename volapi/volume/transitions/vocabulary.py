@@ -108,10 +108,25 @@ class Unchanged:
 
 
 @dataclasses.dataclass(frozen=True)
+class Linked:
+    """Another row this transition ends in its transaction: the
+    ``resource`` whose id the object's ``field`` holds (as loaded; nothing
+    when it is None), by its transition ``name`` (lenient, so a row that
+    has moved on since is left alone)."""
+    resource: str
+    field: str
+    name: str
+
+    def __str__(self):
+        return '%s its %s names, by %s' % (self.resource, self.field,
+                                            self.name)
+
+
+@dataclasses.dataclass(frozen=True)
 class Transition:
     name: str
-    resource: str                  # 'volume', 'snapshot', 'attachment'
-    #                                or 'transfer'
+    resource: str                  # 'volume', 'snapshot', 'attachment',
+    #                                'transfer' or 'backup'
     summary: str
     source: tuple = None           # allowed statuses; None: any
     also: tuple = ()               # Also(...): statuses allowed when ...
@@ -133,3 +148,4 @@ class Transition:
     creates: bool = False          # inserts the row (no source, no
     #                                conditions): its values and the
     #                                object's own fields are the new row
+    linked: tuple = ()             # Linked(...): rows ended with it

@@ -4,12 +4,15 @@ it speaks of are in :mod:`.shared`, its building blocks (SQL criteria,
 computed values) in :mod:`..blocks`. Only data: :mod:`..engine` applies it,
 :mod:`..doc` describes it."""
 from volapi.volume.transitions.table import attachments
+from volapi.volume.transitions.table import backups
+from volapi.volume.transitions.table import groups
 from volapi.volume.transitions.table import manage
 from volapi.volume.transitions.table import manager
 from volapi.volume.transitions.table import reconciliation
 from volapi.volume.transitions.table import snapshots
 from volapi.volume.transitions.table import transfers
 from volapi.volume.transitions.table import volumes
+from volapi.volume.transitions.table.shared import BACKUP_RESET_STATUSES  # noqa: F401,E501
 from volapi.volume.transitions.table.shared import RESET_ATTACH_STATUSES  # noqa: F401,E501
 from volapi.volume.transitions.table.shared import RESET_MIGRATION_STATUSES  # noqa: F401,E501
 from volapi.volume.transitions.table.shared import RESET_STATUSES  # noqa: F401
@@ -19,7 +22,7 @@ from volapi.volume.transitions.table.shared import WORKER_TYPES  # noqa: F401
 
 TABLE = (volumes.TABLE + attachments.TABLE + snapshots.TABLE
          + transfers.TABLE + manage.TABLE + manager.TABLE
-         + reconciliation.TABLE)
+         + groups.TABLE + reconciliation.TABLE + backups.TABLE)
 
 TRANSITIONS = {t.name: t for t in TABLE}
 
@@ -46,6 +49,9 @@ CLEANUP = {
     ('Volume', 'unmanaging'): 'unmanage_failed',
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
+    ('Backup', 'creating'): 'backup_create_failed',
+    ('Backup', 'deleting'): 'backup_delete_failed',
+    ('Backup', 'restoring'): 'backup_restore_failed',
 }
 # Rows whose resource needs no repair (what they record was already
 # carried out in the database): the cleanup drops them, with why it

@@ -26,6 +26,8 @@ RESET_MIGRATION_STATUSES = ('migrating', 'error', 'success', 'completing',
 SNAPSHOT_RESET_STATUSES = ('error', 'available', 'creating', 'deleting',
                            'updating', 'error_deleting', 'unmanaging',
                            'backing-up', 'restoring')
+# Statuses a backup may be reset to (Cinder's backup_status format).
+BACKUP_RESET_STATUSES = ('available', 'error')
 
 # The ``workers`` row's resource_type for each resource (Cinder's names).
 WORKER_TYPES = worker.RESOURCE_TYPES

@@ -1,0 +1,127 @@
+"""Groups under concurrent requests, on every backend: each rule is one
+compare-and-swap (with the hold of the group's row in its transaction),
+so whichever request wins, no volume is in two groups or in a deleted
+group, and no live group has a deleted group type."""
+import threading
+
+import sqlalchemy as sa
+
+from db import models
+from db import session
+from tests.functional import test_groups
+
+ROUNDS = 6
+ADMIN = test_groups.ADMIN
+
+
+class GroupRacesTest(test_groups.GroupsAPITestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.config.set('quota', volumes=-1, gigabytes=-1, groups=-1)
+        self.volume_type('vt')
+
+    def at_once(self, *requests):
+        """The statuses of ``requests`` (callables), sent at once."""
+        barrier = threading.Barrier(len(requests))
+        results = [None] * len(requests)
+
+        def send(index, request):
+            barrier.wait()
+            results[index] = request()
+
+        threads = [threading.Thread(target=send, args=(i, r))
+                   for i, r in enumerate(requests)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return results
+
+    def add(self, group_id, volume_id):
+        return lambda: self.app.put_json(
+            '/v3/groups/%s' % group_id,
+            {'group': {'add_volumes': volume_id}}, headers=self.user,
+            expect_errors=True).status_int
+
+    def count(self, query):
+        with session.reader.connection.using(self.context) as conn:
+            return conn.execute(query).scalar()
+
+    def test_concurrent_adds_to_two_groups_leave_one(self):
+        self.group_type('gold')
+        first = self.group('gold', ['vt']).json['group']['id']
+        second = self.group('gold', ['vt']).json['group']['id']
+        for _ in range(ROUNDS):
+            volume_id = self.available_volume('vt')
+            statuses = self.at_once(*[self.add((first, second)[i % 2],
+                                               volume_id)
+                                      for i in range(8)])
+            self.assertEqual(1, statuses.count(202), statuses)
+            self.assertEqual(7, statuses.count(400), statuses)
+            self.assertIn(self.volume(volume_id)['group_id'],
+                          (first, second))
+
+    def test_no_volume_joins_a_deleted_group(self):
+        self.group_type('gold')
+        volumes = models.Volume.__table__
+        groups = models.Group.__table__
+        for _ in range(ROUNDS):
+            group_id = self.group('gold', ['vt']).json['group']['id']
+            volume_id = self.available_volume('vt')
+            added, deleted = self.at_once(
+                self.add(group_id, volume_id),
+                lambda: self.delete(group_id, expect='*').status_int)
+            # A group deleted before the add reads it is a 404.
+            self.assertIn((added, deleted),
+                          ((202, 400), (400, 202), (404, 202)))
+            self.assertEqual(0, self.count(
+                sa.select(sa.func.count()).select_from(volumes.join(
+                    groups, volumes.c.group_id == groups.c.id)).where(
+                    volumes.c.deleted == sa.false(),
+                    groups.c.deleted == sa.true())))
+            if added == 202:
+                self.update(group_id, remove_volumes=volume_id)
+                self.delete(group_id)
+
+    def test_no_live_group_keeps_a_deleted_type(self):
+        groups = models.Group.__table__
+        types = models.GroupType.__table__
+        for round_number in range(ROUNDS):
+            kind = self.group_type('gold-%d' % round_number)
+            created, deleted = self.at_once(
+                lambda: self.group(kind['id'], ['vt'], expect='*').status_int,
+                lambda: self.app.delete(
+                    '/v3/group_types/%s' % kind['id'], headers=ADMIN,
+                    expect_errors=True).status_int)
+            self.assertIn((created, deleted),
+                          ((202, 400), (404, 202), (400, 202)))
+            self.assertEqual(0, self.count(
+                sa.select(sa.func.count()).select_from(groups.join(
+                    types, groups.c.group_type_id == types.c.id)).where(
+                    groups.c.deleted == sa.false(),
+                    types.c.deleted == sa.true())))
+
+    def test_delete_with_volumes_against_an_attach(self):
+        """A delete with its volumes and a reservation of one of them
+        (os-reserve): either the volume is attaching and the group stays,
+        or the volume is deleting and cannot be reserved."""
+        self.group_type('gold')
+        for _ in range(ROUNDS):
+            group_id = self.group('gold', ['vt']).json['group']['id']
+            volume_id = self.available_volume('vt')
+            self.update(group_id, add_volumes=volume_id)
+            reserved, deleted = self.at_once(
+                lambda: self.app.post_json(
+                    '/v3/volumes/%s/action' % volume_id,
+                    {'os-reserve': None}, headers=self.user,
+                    expect_errors=True).status_int,
+                lambda: self.delete(group_id, expect='*',
+                                    **{'delete-volumes': True}).status_int)
+            status = self.volume(volume_id)['status']
+            if deleted == 202:
+                self.assertEqual('deleting', status)
+                self.assertEqual(400, reserved)
+            else:
+                self.assertEqual((202, 400, 'attaching'),
+                                 (reserved, deleted, status))

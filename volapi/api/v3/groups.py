@@ -1,0 +1,147 @@
+"""/v3/{project_id}/groups (3.13+): create, list (summary and detail),
+show, update (name, description, add_volumes, remove_volumes) and the
+``delete`` action. Group snapshots (3.14) and the replication and
+reset-status actions are not served. The use cases are
+``volapi.volume.groups``'s."""
+import pecan
+from oslo_utils import strutils
+
+from volapi.api import common
+from volapi.api import errors
+from volapi.api import microversion as mv
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
+from volapi.api.schemas import groups as schemas
+from volapi.api.views import groups as views
+from volapi.policies import groups as group_policies
+from volapi.volume import groups as group_api
+
+SORT_KEYS = ('id', 'name', 'description', 'status', 'created_at',
+             'updated_at', 'availability_zone', 'group_type_id')
+FILTERS = ('name', 'status', 'availability_zone', 'group_type_id')
+
+
+def _authorizer(context, rule):
+    def authorize(group):
+        policy.authorize(context, rule, {'project_id': group.project_id})
+    return authorize
+
+
+def _text(value):
+    return value.strip() if value else value
+
+
+class GroupController:
+
+    def __init__(self, group_id):
+        self.group_id = group_id
+
+    index = rest.by_method()
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def show(self, **params):
+        request = pecan.request
+        common.require_version(request, mv.GROUP_VOLUME)
+        context = request.ctx
+        group = group_api.get(context, self.group_id)
+        _authorizer(context, group_policies.GET)(group)
+        volume_ids = None
+        if request.api_version >= views.VOLUME_LIST and \
+                common.boolean_param('list_volume',
+                                     params.get('list_volume', 'false')):
+            volume_ids = group.volume_ids()
+        return {'group': views.detail(request, group, volume_ids)}
+
+    @index.when(method='PUT')
+    @rest.json(202)
+    @validation.schema(schemas.update)
+    def update(self, body):
+        request = pecan.request
+        common.require_version(request, mv.GROUP_VOLUME)
+        context = request.ctx
+        spec = body['group']
+        group_api.update(
+            context, self.group_id, name=_text(spec.get('name')),
+            description=_text(spec.get('description')),
+            add_volumes=spec.get('add_volumes'),
+            remove_volumes=spec.get('remove_volumes'),
+            version=request.api_version,
+            authorize=_authorizer(context, group_policies.UPDATE))
+
+    @pecan.expose()
+    def action(self, **params):
+        request = pecan.request
+        if request.method != 'POST':
+            raise errors.MethodNotAllowed()
+        common.require_version(request, mv.GROUP_VOLUME)
+        body = validation.parse_body(request)
+        if not isinstance(body, dict) or 'delete' not in body:
+            names = sorted(body) if isinstance(body, dict) else []
+            raise common.no_such_action(names[0] if names else '')
+        validation.validate(schemas.delete, body)
+        context = request.ctx
+        group_api.delete(
+            context, self.group_id,
+            delete_volumes=strutils.bool_from_string(
+                body['delete'].get('delete-volumes', False)),
+            version=request.api_version,
+            authorize=_authorizer(context, group_policies.DELETE))
+        return rest.respond(None, 202)
+
+
+class GroupsController(rest.Listing):
+
+    index = rest.by_method()
+
+    @index.when(method='GET')
+    @rest.json(200)
+    def get_all(self, **params):
+        return self.listed(detailed=False)
+
+    def listed(self, detailed):
+        request = pecan.request
+        common.require_version(request, mv.GROUP_VOLUME)
+        context = request.ctx
+        policy.authorize(context, group_policies.GET_ALL,
+                         {'project_id': context.project_id})
+        params = dict(request.GET)
+        params.pop('list_volume', None)
+        all_tenants = strutils.bool_from_string(
+            params.pop('all_tenants', 'false'))
+        limit, marker, offset = common.pagination_params(params)
+        keys, dirs = common.sort_params(params)
+        for key in keys:
+            if key not in SORT_KEYS:
+                raise common.invalid_sort_key(key)
+        for name in ('limit', 'marker', 'offset', 'sort', 'sort_key',
+                     'sort_dir'):
+            params.pop(name, None)
+        unknown = sorted(set(params) - set(FILTERS))
+        if unknown:
+            raise common.invalid_filters(unknown)
+        groups = group_api.get_all(
+            context, all_projects=all_tenants, filters=params, limit=limit,
+            marker=marker, offset=offset, sort_keys=keys, sort_dirs=dirs)
+        return views.collection(request, groups, detailed, limit)
+
+    @index.when(method='POST')
+    @rest.json(202)
+    @validation.schema(schemas.create)
+    def create(self, body):
+        request = pecan.request
+        common.require_version(request, mv.GROUP_VOLUME)
+        context = request.ctx
+        policy.authorize(context, group_policies.CREATE,
+                         {'project_id': context.project_id})
+        spec = body['group']
+        group = group_api.create(
+            context, _text(spec.get('name')), _text(spec.get('description')),
+            spec['group_type'], spec['volume_types'],
+            availability_zone=spec.get('availability_zone'),
+            version=request.api_version)
+        return {'group': views.summary(group)}
+
+    def member(self, group_id):
+        return GroupController(group_id)
