@@ -102,7 +102,8 @@ _NUMBER_TOKEN = re.compile(r'(?<=[\[:,] )-?[0-9][0-9.eE+-]*(?=[,\]}])|'
 _STRING_TOKEN = re.compile(r'"(?:[^"\\]|\\.)+"')
 # Microversions: (valid ones, malformed or out of range ones).
 VOLUME_VERSIONS = (['3.0', '3.1', '3.27', '3.31', '3.39', '3.44', '3.53',
-                    '3.54', '3.59', '3.62', '3.67', 'latest'],
+                    '3.54', '3.55', '3.57', '3.59', '3.60', '3.62', '3.64',
+                    '3.65', '3.66', '3.67', 'latest'],
                    ['3.', '3.68', '4.0', '2.0', '3.99999999999999999999',
                     '\u0663.0', '', 'x', '3.0 3.1', '3.-1', '3.999',
                     '3.' + '0' * 5000 + '1', '03.05', '3.1e2', ' 3.5'])
@@ -202,7 +203,22 @@ VOLUME_EXAMPLES = {
                              'attach_status': 'detached'}},
         {'os-retype': {'new_type': '<type_name>',
                        'migration_policy': 'never'}},
-        {'os-update_readonly_flag': {'readonly': True}}],
+        {'os-update_readonly_flag': {'readonly': True}},
+        {'os-set_image_metadata': {'metadata': {'k': 'v'}}},
+        {'os-unset_image_metadata': {'key': 'k'}},
+        {'os-show_image_metadata': None}],
+    ('POST', '/v3/volume-transfers'): [
+        {'transfer': {'volume_id': '<volume_id>', 'name': 't'}},
+        {'transfer': {'volume_id': '<volume_id>', 'no_snapshots': True}}],
+    ('POST', '/v3/os-volume-transfer'): [
+        {'transfer': {'volume_id': '<volume_id>', 'name': 't'}}],
+    ('*', '/v3/volume-transfers/{transfer_id}/accept'): [
+        {'accept': {'auth_key': '<auth_key>'}}],
+    ('*', '/v3/os-volume-transfer/{transfer_id}/accept'): [
+        {'accept': {'auth_key': '<auth_key>'}}],
+    ('PUT', '/v3/default-types/{project_id}'): [
+        {'default_type': {'volume_type': '<type_name>'}},
+        {'default_type': {'volume_type': '<type_id>'}}],
     ('*', '/v3/snapshots/{snapshot_id}/action'): [
         {'os-reset_status': {'status': 'available'}},
         {'os-force_delete': None}],

@@ -37,6 +37,7 @@ from tests.functional import worker_fixtures
 from volapi.api import app as volume_app
 from volapi.api import errors as volume_errors
 from volapi.placement import wsgi as placement_wsgi
+from volapi.volume import transfers as transfer_api
 
 EXAMPLES = int(os.environ.get('VOLAPI_FUZZ_EXAMPLES') or 3000)
 SEED = int(os.environ.get('VOLAPI_FUZZ_SEED') or
@@ -314,6 +315,14 @@ class VolumeAPIFuzzTest(FuzzTestCase):
             resources.add('volume_id', attached.id)
             resources.add('attachment_id',
                           rows.attachment(context, attached).id)
+        for project in ('project-a', 'project-b'):
+            # A volume offered: its transfer's key opens it.
+            offered = rows.volume(context, project_id=project)
+            driver.create_volume(offered)
+            transfer, key = transfer_api.create(
+                self.make_context(project_id=project), offered.id)
+            resources.add('transfer_id', transfer.id)
+            resources.add('auth_key', key)
         for key in ('k', 'multiattach', 'a'):
             resources.add('key', key)
         for project in ('project-a', 'project-b', 'admin'):
@@ -326,7 +335,8 @@ class VolumeAPIFuzzTest(FuzzTestCase):
     def one_request(self, generator):
         method, template = generator.choice(self.routes)
         if method == '*':
-            method = 'POST' if template.endswith(('action', 'cleanup')) \
+            method = 'POST' if template.endswith(('action', 'cleanup',
+                                                  'accept')) \
                 else 'GET'
         if generator.chance(0.08):
             method = generator.choice(ANY_METHODS)
@@ -335,7 +345,7 @@ class VolumeAPIFuzzTest(FuzzTestCase):
             '{attachment_id}': 'attachment_id', '{type_id}': 'type_id',
             '{key}': 'key', '{message_id}': 'message_id',
             '{project_id}': 'project_id', '{class_name}': 'class_name',
-            '{qos_id}': 'qos_id'})
+            '{transfer_id}': 'transfer_id', '{qos_id}': 'qos_id'})
         if generator.chance(0.3):
             project = generator.choice(['project-a', 'project-b', 'admin',
                                         'os-services', '%00', 'x' * 300])
@@ -348,7 +358,8 @@ class VolumeAPIFuzzTest(FuzzTestCase):
                 [a for a in fuzz.ACCEPTS if a]))
         examples = fuzz.VOLUME_EXAMPLES.get(
             ('*' if template in self.actions or
-             template.endswith('cleanup') else method, template), [])
+             template.endswith(('cleanup', 'accept')) else method,
+             template), [])
         body, content_type = (None, None)
         if method in ('POST', 'PUT', 'PATCH') or generator.chance(0.05):
             body, content_type = generator.body(examples,
