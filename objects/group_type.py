@@ -189,6 +189,8 @@ def _write_specs(context, type_id, specs=None, delete_key=None):
 
 @db_api.retry_on_deadlock
 def _insert(context, row, specs):
+    # The specs go in the type's transaction: a type is never seen without
+    # them.
     with session.writer.connection.using(context) as conn:
         conn.execute(TYPES.insert().values(**row))
-    metadata.GROUP_TYPE_SPECS.insert(context, row['id'], specs)
+        metadata.GROUP_TYPE_SPECS.insert(context, row['id'], specs)
