@@ -8,8 +8,6 @@ that no live group has the type, so a group created meanwhile either
 commits first (the delete is refused) or conflicts with the delete's
 write of the type's row (the create's hold, :func:`guard_in_use`).
 """
-import uuid
-
 import sqlalchemy as sa
 from oslo_db import exception as oslo_db_exc
 from oslo_utils import timeutils
@@ -23,6 +21,7 @@ from db import session
 from objects import base
 from objects import fields
 from objects import metadata
+from objects import named_type
 from objects import pagination
 
 TYPES = models.GroupType.__table__
@@ -105,21 +104,14 @@ class GroupType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
 
     def create(self):
         """Insert the type and its specs in one transaction."""
-        if not self.obj_attr_is_set('id'):
-            self.id = str(uuid.uuid4())
-        now = timeutils.utcnow()
-        row = {'id': self.id, 'name': self.name, 'live_name': self.name,
-               'description': self.description if self.obj_attr_is_set(
-                   'description') else None,
-               'is_public': self.is_public, 'deleted': False,
-               'created_at': now}
+        row = named_type.new_row(self)
         specs = self.group_specs if self.obj_attr_is_set(
             'group_specs') else {}
         try:
             _insert(self._context, row, specs)
         except oslo_db_exc.DBDuplicateEntry:
             raise GroupTypeExists(self.name) from None
-        self.created_at = now
+        self.created_at = row['created_at']
         self.deleted = False
         self.group_specs = specs
         self.obj_reset_changes()
@@ -127,13 +119,8 @@ class GroupType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def update(self, name=None, description=None, is_public=None):
         """One compare-and-swap on the live type; GroupTypeExists for a
         name another live type has."""
-        values = {'updated_at': timeutils.utcnow()}
-        if name is not None:
-            values.update(name=name, live_name=name)
-        if description is not None:
-            values['description'] = description
-        if is_public is not None:
-            values['is_public'] = is_public
+        values = dict(named_type.changed_values(name, description, is_public),
+                      updated_at=timeutils.utcnow())
         try:
             self.conditional_update_or_raise(values, expected_values={})
         except oslo_db_exc.DBDuplicateEntry:

@@ -4,8 +4,6 @@ Names are unique among live types through the ``live_name`` unique
 constraint, so create is a plain insert that fails on a duplicate; delete is
 one compare-and-swap that also requires no live volume to use the type.
 """
-import uuid
-
 import sqlalchemy as sa
 from oslo_db import exception as oslo_db_exc
 from oslo_utils import timeutils
@@ -19,6 +17,7 @@ from db import session
 from objects import base
 from objects import fields
 from objects import metadata
+from objects import named_type
 from objects import type_access
 from objects import type_quota
 from objects import worker as worker_obj
@@ -204,21 +203,14 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # -- writing --------------------------------------------------------------
     def create(self):
         """Insert the type and its extra specs in one transaction."""
-        if not self.obj_attr_is_set('id'):
-            self.id = str(uuid.uuid4())
-        now = timeutils.utcnow()
-        row = {'id': self.id, 'name': self.name, 'live_name': self.name,
-               'description': self.description if self.obj_attr_is_set(
-                   'description') else None,
-               'is_public': self.is_public, 'deleted': False,
-               'created_at': now}
+        row = named_type.new_row(self)
         specs = self.extra_specs if self.obj_attr_is_set(
             'extra_specs') else {}
         try:
             _insert_type(self._context, row, specs)
         except oslo_db_exc.DBDuplicateEntry:
             raise VolumeTypeExists(self.name) from None
-        self.created_at = now
+        self.created_at = row['created_at']
         self.deleted = False
         self.qos_specs_id = None
         self.obj_reset_changes()
@@ -226,13 +218,7 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     def update(self, name=None, description=None, is_public=None):
         """Change what is given, as one compare-and-swap on a live type; a
         name another live type has raises VolumeTypeExists."""
-        values = {}
-        if name is not None:
-            values.update(name=name, live_name=name)
-        if description is not None:
-            values['description'] = description
-        if is_public is not None:
-            values['is_public'] = is_public
+        values = named_type.changed_values(name, description, is_public)
         try:
             self._update(values, name)
         except oslo_db_exc.DBDuplicateEntry:
