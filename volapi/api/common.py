@@ -1,10 +1,15 @@
-"""Query parameters every list takes (limit, marker, offset, sort) and the
-links a view carries, as Cinder's api/common.py has them."""
+"""Query parameters every list takes (limit, marker, offset, sort), the
+links a view carries and the actions of snapshots and backups, as Cinder's
+api/common.py has them."""
 import urllib.parse
 
+import pecan
 from oslo_utils import strutils
 
 from volapi.api import errors
+from volapi.api import policy
+from volapi.api import rest
+from volapi.api import validation
 from volapi import conf as volapi_conf
 from volapi import request_text
 
@@ -64,6 +69,28 @@ def boolean_param(name, value):
     return strutils.bool_from_string(value, strict=True)
 
 
+def boolean_field(value, name):
+    """A body field that must be a boolean, or a string that says one."""
+    if isinstance(value, bool):
+        return value
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise errors.BadRequest('Invalid value %s for %s: must be a boolean.'
+                                % (value, name)) from None
+
+
+def type_name(spec):
+    """The name of a volume or group type being made, stripped; Cinder's
+    400 for one that is only white space."""
+    name = spec['name'].strip()
+    if not name:
+        raise errors.BadRequest(
+            'Invalid input for field/attribute name. Value: %s. It '
+            'must not be empty or only white space.' % spec['name'])
+    return name
+
+
 def storable_name(name, value):
     """Cinder's check_string_length of a project id or class name the
     request stores (longer than its column: a 500 on PostgreSQL and
@@ -85,6 +112,23 @@ def no_such_action(name):
     """Cinder's 400 for an action a resource does not take."""
     return errors.BadRequest('There is no such action: %s'
                              % request_text.excerpt(name))
+
+
+def run_action(actions, resource_id):
+    """POST .../{id}/action of a snapshot or backup: ``actions`` maps each
+    action's name to (argument schema, policy rule, handler); the handler
+    runs with the rule checked on the resource's project, and the answer
+    is Cinder's 202 with an empty body."""
+    request = pecan.request
+    name, argument = validation.parse_action(request)
+    action = actions.get(name)
+    if action is None:
+        raise no_such_action(name)
+    schema, rule, handler = action
+    validation.validate(schema, argument)
+    handler(request.ctx, resource_id, argument, version=request.api_version,
+            authorize=policy.authorizer(request.ctx, rule))
+    return rest.respond(None, 202)
 
 
 def sort_params(params, default_key='created_at', default_dir='desc'):

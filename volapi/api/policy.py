@@ -52,6 +52,14 @@ def authorize(context, action, target=None, do_raise=True):
     return allowed
 
 
+def authorizer(context, rule):
+    """The ``authorize`` a use case calls with what it loaded: ``rule`` on
+    that resource's project (a volume, snapshot, backup or group)."""
+    def check(resource):
+        authorize(context, rule, {'project_id': resource.project_id})
+    return check
+
+
 def allowed_each(context, actions, target):
     """[whether ``context`` may do each of ``actions`` on ``target``],
     never raising Forbidden (one look-up of the caller's credentials)."""

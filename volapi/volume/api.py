@@ -174,6 +174,17 @@ def get_all(context, detailed=False, with_count=False, **query):
     return page
 
 
+def zone(availability_zone):
+    """The availability zone a new volume, group or backup is made in:
+    the one asked for, which must be the configured one, or that one."""
+    chosen = availability_zone or CONF.api.storage_availability_zone
+    if chosen != CONF.api.storage_availability_zone:
+        raise InvalidRequest(
+            "Invalid input received: Availability zone '%s' is invalid."
+            % chosen)
+    return chosen
+
+
 def default_type(context, make=True):
     """The type of a volume created without one: the project's own default
     (objects.default_type), else ``[api] default_volume_type`` if it

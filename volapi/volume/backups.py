@@ -19,14 +19,12 @@ from db import conditions as cond
 from db import exceptions as db_exc
 import objects
 from objects import metadata as metadata_rows
-from volapi import conf as volapi_conf
 from volapi.volume import api as volume_api
 from volapi.volume import claims
 from volapi.volume import create as volume_create
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
 
-CONF = volapi_conf.CONF
 # Cinder's name and description of a volume a restore creates.
 RESTORED_NAME = 'restore_backup_%s'
 RESTORED_DESCRIPTION = 'auto-created_from_restore_from_backup'
@@ -41,15 +39,6 @@ def get(context, backup_id):
 def _on_backup(context, backup_id, build, authorize):
     return volume_api.in_one_transaction(
         context, lambda ctx: get(ctx, backup_id), build, authorize)
-
-
-def _zone(availability_zone):
-    zone = availability_zone or CONF.api.storage_availability_zone
-    if zone != CONF.api.storage_availability_zone:
-        raise volume_api.InvalidRequest(
-            "Invalid input received: Availability zone '%s' is invalid."
-            % zone)
-    return zone
 
 
 def _snapshot_of(context, snapshot_id, volume):
@@ -73,7 +62,7 @@ def create(context, volume_id, name=None, description=None, container=None,
         snapshot_id=snapshot_id, user_id=context.user_id,
         project_id=context.project_id, display_name=name,
         display_description=description, container=container,
-        availability_zone=_zone(availability_zone), parent_id=None,
+        availability_zone=volume_api.zone(availability_zone), parent_id=None,
         deleted=False)
 
     def build(ctx, volume):

@@ -12,13 +12,10 @@ from db import session
 import objects
 from objects import metadata as metadata_rows
 from objects import volume_type as type_obj
-from volapi import conf as volapi_conf
 from volapi.volume import api as volume_api
 from volapi.volume import claims
 from volapi.volume import placement_create
 from volapi.volume.transitions import engine
-
-CONF = volapi_conf.CONF
 
 
 def _volume_type(context, wanted, source_type_id):
@@ -174,11 +171,7 @@ def create(context, size=None, name=None, description=None,
 def _create(context, size, name, description, volume_type, snapshot_id,
             source_volid, availability_zone, metadata, version, restoring,
             group_id):
-    zone = availability_zone or CONF.api.storage_availability_zone
-    if zone != CONF.api.storage_availability_zone:
-        raise volume_api.InvalidRequest(
-            "Invalid input received: Availability zone '%s' is invalid."
-            % zone)
+    zone = volume_api.zone(availability_zone)
     fields = dict(user_id=context.user_id, project_id=context.project_id,
                   availability_zone=zone, display_name=name,
                   display_description=description, snapshot_id=snapshot_id,

@@ -79,11 +79,7 @@ def create(context, name, description, group_type_name, volume_types,
     """Insert the group ('available'), its volume types, one more group on
     the project's quota row and the hold of its group type, in ONE
     transaction."""
-    zone = availability_zone or CONF.api.storage_availability_zone
-    if zone != CONF.api.storage_availability_zone:
-        raise volume_api.InvalidRequest(
-            "Invalid input received: Availability zone '%s' is invalid."
-            % zone)
+    zone = volume_api.zone(availability_zone)
     kind = group_type(context, group_type_name)
     group = objects.Group(
         context, id=uuidutils.generate_uuid(), user_id=context.user_id,

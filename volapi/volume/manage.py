@@ -27,7 +27,6 @@ from db import models
 from db import session
 import objects
 from objects import volume_type as type_obj
-from volapi import conf as volapi_conf
 from volapi import request_text
 from volapi.volume import api as volume_api
 from volapi.volume import backend_call
@@ -35,9 +34,7 @@ from volapi.volume import claims
 from volapi.volume import cluster
 from volapi.volume.transitions import engine
 
-CONF = volapi_conf.CONF
 SORT_KEYS = ('reference', 'size')
-SORT_DIRS = ('asc', 'desc')
 
 
 def _backend(host, cluster_name):
@@ -197,11 +194,7 @@ def manage(context, reference, host=None, cluster_name=None, name=None,
     caller's project; returns the volume ('managing'), as the view shows
     it. The backend is ``host`` (``host@backend``, ``#pool`` optional) or
     ``cluster_name``."""
-    zone = availability_zone or CONF.api.storage_availability_zone
-    if zone != CONF.api.storage_availability_zone:
-        raise volume_api.InvalidRequest(
-            "Invalid input received: Availability zone '%s' is invalid."
-            % request_text.excerpt(zone))
+    zone = volume_api.zone(availability_zone)
     new_type = _type(context, volume_type)
     try:
         server, pool, found = _ask(context, host, cluster_name,

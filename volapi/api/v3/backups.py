@@ -34,14 +34,6 @@ SORT_KEYS = {'id': 'id', 'status': 'status', 'size': 'size',
              'container': 'container'}
 
 
-def _authorizer(context, rule):
-    """The ``authorize`` of a use case: ``rule`` on the resource's (the
-    backup's, or for create its volume's) project."""
-    def authorize(resource):
-        policy.authorize(context, rule, {'project_id': resource.project_id})
-    return authorize
-
-
 def _text(spec, key):
     value = spec.get(key)
     return value.strip() if isinstance(value, str) else value
@@ -77,7 +69,7 @@ class BackupController:
     def show(self, **params):
         context = pecan.request.ctx
         backup = backup_api.get(context, self.backup_id)
-        _authorizer(context, policies.GET)(backup)
+        policy.authorizer(context, policies.GET)(backup)
         return _show(context, backup)
 
     @index.when(method='PUT')
@@ -99,7 +91,7 @@ class BackupController:
             values['display_description'] = _text(spec, 'description')
         backup = backup_api.update(
             context, self.backup_id, values, spec.get('metadata'),
-            _authorizer(context, policies.UPDATE))
+            policy.authorizer(context, policies.UPDATE))
         return {'backup': views.summary(pecan.request, backup)}
 
     @index.when(method='DELETE')
@@ -108,7 +100,7 @@ class BackupController:
         context = pecan.request.ctx
         backup_api.delete(context, self.backup_id,
                           version=pecan.request.api_version,
-                          authorize=_authorizer(context, policies.DELETE))
+                          authorize=policy.authorizer(context, policies.DELETE))
 
     @pecan.expose()
     def restore(self):
@@ -125,24 +117,14 @@ class BackupController:
         restored = backup_api.restore(
             context, self.backup_id, volume_id=spec.get('volume_id'),
             name=spec.get('name'), version=pecan.request.api_version,
-            authorize=_authorizer(context, policies.RESTORE))
+            authorize=policy.authorizer(context, policies.RESTORE))
         return views.restored(restored)
 
     @pecan.expose()
     def action(self):
         """POST /backups/{id}/action: ``{"<action>": <argument>}``;
         answers 202 with an empty body, as Cinder does."""
-        name, argument = validation.parse_action(pecan.request)
-        action = _ACTIONS.get(name)
-        if action is None:
-            raise common.no_such_action(name)
-        schema, rule, handler = action
-        validation.validate(schema, argument)
-        context = pecan.request.ctx
-        handler(context, self.backup_id, argument,
-                version=pecan.request.api_version,
-                authorize=_authorizer(context, rule))
-        return rest.respond(None, 202)
+        return common.run_action(_ACTIONS, self.backup_id)
 
 
 def _reset_status(context, backup_id, argument, **call):
@@ -197,7 +179,7 @@ class BackupsController(rest.Listing):
             metadata=spec.get('metadata'),
             availability_zone=spec.get('availability_zone'),
             version=request.api_version,
-            authorize=_authorizer(context, policies.CREATE))
+            authorize=policy.authorizer(context, policies.CREATE))
         return views.created(request, backup)
 
     def member(self, backup_id):

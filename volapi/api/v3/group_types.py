@@ -5,7 +5,6 @@ A name is unique among live group types by a unique constraint (409 for
 two creates of one name); delete is one compare-and-swap that also
 requires no live group to have the type (objects.group_type)."""
 import pecan
-from oslo_utils import strutils
 
 from objects import group_type as group_type_obj
 from volapi.api import common
@@ -34,16 +33,6 @@ def _get(context, ident):
     except group_type_obj.GroupTypeNotFound:
         raise errors.NotFound('Group type %s could not be found.'
                               % ident) from None
-
-
-def _boolean(value, name):
-    if isinstance(value, bool):
-        return value
-    try:
-        return strutils.bool_from_string(value, strict=True)
-    except ValueError:
-        raise errors.BadRequest('Invalid value %s for %s: must be a boolean.'
-                                % (value, name)) from None
 
 
 class GroupTypeController:
@@ -88,7 +77,7 @@ class GroupTypeController:
         try:
             kind.update(name=name, description=description,
                         is_public=None if is_public is None
-                        else _boolean(is_public, 'is_public'))
+                        else common.boolean_field(is_public, 'is_public'))
         except group_type_obj.GroupTypeExists as e:
             raise errors.Conflict(str(e)) from None
         return {'group_type': views.group_type(request,
@@ -138,16 +127,13 @@ class GroupTypesController(rest.Collection):
         context = request.ctx
         policy.authorize(context, group_policies.TYPE_CREATE)
         spec = body['group_type']
-        name = spec['name'].strip()
-        if not name:
-            raise errors.BadRequest(
-                'Invalid input for field/attribute name. Value: %s. It '
-                'must not be empty or only white space.' % spec['name'])
+        name = common.type_name(spec)
         description = spec.get('description')
         kind = group_type_obj.GroupType(
             context, name=name,
             description=description.strip() if description else description,
-            is_public=_boolean(spec.get('is_public', True), 'is_public'),
+            is_public=common.boolean_field(spec.get('is_public', True),
+                                           'is_public'),
             group_specs=spec.get('group_specs') or {})
         try:
             kind.create()

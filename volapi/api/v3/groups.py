@@ -22,12 +22,6 @@ SORT_KEYS = ('id', 'name', 'description', 'status', 'created_at',
 FILTERS = ('name', 'status', 'availability_zone', 'group_type_id')
 
 
-def _authorizer(context, rule):
-    def authorize(group):
-        policy.authorize(context, rule, {'project_id': group.project_id})
-    return authorize
-
-
 def _text(value):
     return value.strip() if value else value
 
@@ -46,7 +40,7 @@ class GroupController:
         common.require_version(request, mv.GROUP_VOLUME)
         context = request.ctx
         group = group_api.get(context, self.group_id)
-        _authorizer(context, group_policies.GET)(group)
+        policy.authorizer(context, group_policies.GET)(group)
         volume_ids = None
         if request.api_version >= views.VOLUME_LIST and \
                 common.boolean_param('list_volume',
@@ -68,7 +62,7 @@ class GroupController:
             add_volumes=spec.get('add_volumes'),
             remove_volumes=spec.get('remove_volumes'),
             version=request.api_version,
-            authorize=_authorizer(context, group_policies.UPDATE))
+            authorize=policy.authorizer(context, group_policies.UPDATE))
 
     @pecan.expose()
     def action(self, **params):
@@ -87,7 +81,7 @@ class GroupController:
             delete_volumes=strutils.bool_from_string(
                 body['delete'].get('delete-volumes', False)),
             version=request.api_version,
-            authorize=_authorizer(context, group_policies.DELETE))
+            authorize=policy.authorizer(context, group_policies.DELETE))
         return rest.respond(None, 202)
 
 

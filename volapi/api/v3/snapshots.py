@@ -29,17 +29,9 @@ SORT_KEYS = dict(FILTERS, id='id', size='volume_size',
                  created_at='created_at', updated_at='updated_at')
 
 
-def _authorizer(context, rule):
-    """The ``authorize`` of a use case: ``rule`` on the resource's (the
-    snapshot's, or for create its volume's) project."""
-    def authorize(resource):
-        policy.authorize(context, rule, {'project_id': resource.project_id})
-    return authorize
-
-
 def _get(context, snapshot_id, rule):
     snapshot = snapshot_api.get(context, snapshot_id)
-    _authorizer(context, rule)(snapshot)
+    policy.authorizer(context, rule)(snapshot)
     return snapshot
 
 
@@ -81,7 +73,7 @@ class SnapshotController:
                                                   'display_description')
         snapshot = snapshot_api.update(
             context, self.snapshot_id, values,
-            _authorizer(context, policies.UPDATE))
+            policy.authorizer(context, policies.UPDATE))
         return _show(context, snapshot)
 
     @index.when(method='DELETE')
@@ -90,24 +82,14 @@ class SnapshotController:
         context = pecan.request.ctx
         snapshot_api.delete(context, self.snapshot_id,
                             version=pecan.request.api_version,
-                            authorize=_authorizer(context,
-                                                  policies.DELETE))
+                            authorize=policy.authorizer(context,
+                                                        policies.DELETE))
 
     @pecan.expose()
     def action(self):
         """POST /snapshots/{id}/action: ``{"<action>": <argument>}``;
         answers 202 with an empty body, as Cinder does."""
-        name, argument = validation.parse_action(pecan.request)
-        action = _ACTIONS.get(name)
-        if action is None:
-            raise common.no_such_action(name)
-        schema, rule, handler = action
-        validation.validate(schema, argument)
-        context = pecan.request.ctx
-        handler(context, self.snapshot_id, argument,
-                version=pecan.request.api_version,
-                authorize=_authorizer(context, rule))
-        return rest.respond(None, 202)
+        return common.run_action(_ACTIONS, self.snapshot_id)
 
 
 def _reset_status(context, snapshot_id, argument, **call):
@@ -157,7 +139,7 @@ class SnapshotsController(rest.Listing):
                               'display_description'),
             force=force, metadata=spec.get('metadata'),
             version=request.api_version,
-            authorize=_authorizer(context, policies.CREATE))
+            authorize=policy.authorizer(context, policies.CREATE))
         return _show(context, snapshot)
 
     def member(self, snapshot_id):

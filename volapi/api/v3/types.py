@@ -6,7 +6,6 @@ concurrent creates of one name cannot both succeed (409). Delete is one
 compare-and-swap that also requires that no live volume uses the type.
 """
 import pecan
-from oslo_utils import strutils
 
 from objects import volume_type as type_obj
 from volapi.api import common
@@ -86,7 +85,7 @@ class TypeController:
             volume_type.update(
                 name=name, description=description,
                 is_public=None if is_public is None
-                else _boolean(is_public, 'is_public'))
+                else common.boolean_field(is_public, 'is_public'))
         except type_obj.VolumeTypeExists as e:
             raise errors.Conflict(str(e)) from None
         return views.show(pecan.request, _get(context, volume_type.id))
@@ -135,7 +134,7 @@ class TypesController(rest.Collection):
         is_public = None
         if context.is_admin and params.get('is_public') not in (None,
                                                                 'None'):
-            is_public = _boolean(params['is_public'], 'is_public')
+            is_public = common.boolean_field(params['is_public'], 'is_public')
         extra_specs = None
         if 'extra_specs' in params and request.api_version >= \
                 mv.VOLUME_TYPE_EXTRA_SPECS_FILTER:
@@ -154,14 +153,10 @@ class TypesController(rest.Collection):
         context = request.ctx
         policy.authorize(context, type_policies.MANAGE)
         spec = body['volume_type']
-        name = spec['name'].strip()
-        if not name:
-            raise errors.BadRequest(
-                'Invalid input for field/attribute name. Value: %s. It '
-                'must not be empty or only white space.' % spec['name'])
+        name = common.type_name(spec)
         description = spec.get('description')
-        is_public = _boolean(spec.get('os-volume-type-access:is_public',
-                                      True), 'is_public')
+        is_public = common.boolean_field(
+            spec.get('os-volume-type-access:is_public', True), 'is_public')
         volume_type = type_obj.VolumeType(
             context, name=name,
             description=description.strip() if description else description,
@@ -174,16 +169,6 @@ class TypesController(rest.Collection):
 
     def member(self, ident):
         return TypeController(ident)
-
-
-def _boolean(value, name):
-    if isinstance(value, bool):
-        return value
-    try:
-        return strutils.bool_from_string(value, strict=True)
-    except ValueError:
-        raise errors.BadRequest('Invalid value %s for %s: must be a boolean.'
-                                % (value, name)) from None
 
 
 def _extra_specs_filter(value):

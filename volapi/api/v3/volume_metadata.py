@@ -20,11 +20,8 @@ def _call(use_case, volume_id, rule, *args):
     """``use_case(context, volume_id, *args, authorize=...)`` with ``rule``
     checked on the volume."""
     context = pecan.request.ctx
-
-    def authorize(volume):
-        policy.authorize(context, rule, {'project_id': volume.project_id})
-
-    return use_case(context, volume_id, *args, authorize=authorize)
+    return use_case(context, volume_id, *args,
+                    authorize=policy.authorizer(context, rule))
 
 
 class MetadataItemController:

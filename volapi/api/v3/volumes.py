@@ -25,16 +25,9 @@ from volapi.volume import create as volume_create
 CONF = volapi_conf.CONF
 
 
-def authorizer(context, rule):
-    """The ``authorize`` of a use case: ``rule`` on the volume's project."""
-    def authorize(volume):
-        policy.authorize(context, rule, {'project_id': volume.project_id})
-    return authorize
-
-
 def _show_by_id(context, volume_id, rule=volume_policies.GET):
     volume, attachments = volume_api.get_volume_details(
-        context, volume_id, authorizer(context, rule))
+        context, volume_id, policy.authorizer(context, rule))
     return views.show(pecan.request, volume, attachments)
 
 
@@ -72,7 +65,7 @@ class VolumeController:
                     else value
         volume_api.update(context, self.volume_id, values,
                           changes.get('metadata'),
-                          authorizer(context, volume_policies.UPDATE))
+                          policy.authorizer(context, volume_policies.UPDATE))
         return _show_by_id(context, self.volume_id, volume_policies.UPDATE)
 
     @index.when(method='DELETE')
