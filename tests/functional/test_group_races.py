@@ -11,7 +11,9 @@ from db import models
 from db import session
 import objects
 from tests.functional import test_groups
+from volapi.volume import api as volume_api
 from volapi.volume import groups as group_api
+from volapi.volume.transitions import engine
 
 ROUNDS = 6
 ADMIN = test_groups.ADMIN
@@ -161,3 +163,36 @@ class DeleteReadsAgainTest(test_groups.GroupsAPITestCase):
                          [reads[0], sorted(reads[1])])
         for volume_id in (first, late):
             self.assertEqual('deleting', self.volume(volume_id)['status'])
+
+
+class AddAfterRetypeTest(test_groups.GroupsAPITestCase):
+    """A retype that completes between the add's read of the volume and
+    its transaction: the volume's swap checks the type the row holds then,
+    so a type the group does not allow never joins it."""
+
+    def test_volume_retyped_after_the_read(self):
+        self.volume_type('vt')
+        other = self.volume_type('other')
+        self.group_type('gold')
+        group_id = self.group('gold', ['vt']).json['group']['id']
+        volume_id = self.available_volume('vt')
+        read = group_api._volume_to_add
+
+        def read_then_retype(context, group, volume_id):
+            found = read(context, group, volume_id)
+            # Another API process retypes it, and its worker finishes.
+            volume_api.retype(self.context, volume_id, 'other')
+            engine.run(self.context, engine.prepare(
+                self.context, 'retype_done',
+                objects.Volume.get_by_id(self.context, volume_id),
+                volume_type_id=other['id']))
+            return found
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'volapi.volume.groups._volume_to_add', read_then_retype))
+        response = self.update(group_id, add_volumes=volume_id, expect=400)
+        self.assertIn('group allowing its type', self.fault(response, 400))
+        volume = self.volume(volume_id)
+        self.assertEqual((None, 'other', 'available'),
+                         (volume['group_id'], volume['volume_type'],
+                          volume['status']))
