@@ -124,6 +124,9 @@ class ManageTest(test_attachments.ConnectedTestCase):
                 ({'host': HOST, 'sort': 'name'},
                  'Invalid sort keys passed: name'),
                 ({'host': HOST, 'marker': '{'}, 'can not be analysed'),
+                # Valid JSON nested past Python's recursion limit (a 500).
+                ({'host': HOST, 'marker': '[' * 3000 + ']' * 3000},
+                 'can not be analysed'),
                 ({'host': HOST, 'marker': '{"source-name": "z"}'},
                  'marker not found'),
                 ({}, 'One and only one of cluster and host must be set.'),

@@ -18,7 +18,6 @@ takes an existing file's name, so the check cannot go stale before the
 worker renames the file.
 """
 import functools
-import json
 import uuid
 
 import sqlalchemy as sa
@@ -27,6 +26,7 @@ from db import models
 from db import session
 import objects
 from objects import volume_type as type_obj
+from volapi import json_intake
 from volapi import request_text
 from volapi.volume import api as volume_api
 from volapi.volume import backend_call
@@ -169,8 +169,8 @@ def _page(entries, marker, limit, offset, sort_keys, sort_dirs):
     start = 0
     if marker:
         try:
-            wanted = json.loads(marker)
-        except ValueError:
+            wanted = json_intake.parse(marker)
+        except json_intake.Malformed:
             raise volume_api.InvalidRequest(
                 'Invalid input received: marker %s can not be analysed, '
                 'please use json like format'
