@@ -249,11 +249,11 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         return removed
 
     def destroy(self, default_name=None):
-        """Soft-delete the type unless a live volume uses it or a retype
-        to it is in flight (the volume takes the type when it ends), or it
-        is named ``default_name`` (the configured default type, whose
-        name a rename may give it at any moment), or a project has it as
-        its default, as one compare-and-swap; raises VolumeTypeInUse,
+        """Soft-delete the type unless a live volume or group uses it or a
+        retype to it is in flight (the volume takes the type when it
+        ends), or it is named ``default_name`` (the configured default
+        type, whose name a rename may give it at any moment), or a project
+        has it as its default, as one compare-and-swap; raises VolumeTypeInUse,
         DefaultVolumeType, VolumeTypeIsDefault, or ConditionNotMet
         naming another refusal."""
         from objects import default_type
@@ -262,8 +262,15 @@ class VolumeType(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
                                    volumes.c.deleted == sa.false())
         retyped_to = worker_obj.in_flight_with('volume', 'new_type_id',
                                                self.id)
-        not_in_use = cond.Filter(~in_use & ~retyped_to,
-                                 'is in use by volumes')
+        # A live group's volumes may have the type (Cinder refuses too).
+        groups = models.Group.__table__
+        mappings = models.GroupVolumeTypeMapping.__table__
+        in_groups = sa.exists().where(
+            mappings.c.volume_type_id == self.id,
+            mappings.c.group_id == groups.c.id,
+            groups.c.deleted == sa.false())
+        not_in_use = cond.Filter(~in_use & ~retyped_to & ~in_groups,
+                                 'is in use by volumes or groups')
         not_project_default = cond.Filter(
             ~default_type.names_type(self.id), "is a project's default type")
         # Cinder's order of refusals: a project's default, the configured

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from db import models
 from db import session
 import objects
+from objects import volume_type as type_obj
 from tests.functional import test_groups
 from volapi.volume import api as volume_api
 from volapi.volume import groups as group_api
@@ -196,3 +197,37 @@ class AddAfterRetypeTest(test_groups.GroupsAPITestCase):
         self.assertEqual((None, 'other', 'available'),
                          (volume['group_id'], volume['volume_type'],
                           volume['status']))
+
+
+class TypeDeletedAfterTheReadTest(test_groups.GroupsAPITestCase):
+    """A volume type deleted between a group create's read of its types
+    and its transaction: the create's hold of the type's row finds it
+    gone, so no live group allows a deleted volume type."""
+
+    def test_volume_type_deleted_after_the_read(self):
+        self.group_type('gold')
+        kind = self.volume_type('vt')
+        read = group_api._volume_types
+
+        def read_then_delete(context, names):
+            found = read(context, names)
+            # Another API process deletes the type: nothing uses it yet.
+            type_obj.VolumeType.get(self.context, kind['id']).destroy()
+            return found
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'volapi.volume.groups._volume_types', read_then_delete))
+        response = self.group('gold', ['vt'], expect=404)
+        self.assertEqual('Volume type %s could not be found.' % kind['id'],
+                         self.fault(response, 404))
+        groups = models.Group.__table__
+        self.assertEqual(0, self.count_rows(
+            sa.select(sa.func.count()).select_from(groups).where(
+                groups.c.deleted == sa.false())))
+        quota = self.app.get('/v3/os-quota-sets/%s?usage=True'
+                             % self.project, headers=ADMIN).json
+        self.assertEqual(0, quota['quota_set']['groups']['in_use'])
+
+    def count_rows(self, query):
+        with session.reader.connection.using(self.context) as conn:
+            return conn.execute(query).scalar()

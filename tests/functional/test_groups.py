@@ -144,6 +144,19 @@ class GroupTypesTest(GroupsAPITestCase):
         self.app.delete('/v3/group_types/%s' % kind['id'], headers=ADMIN,
                         status=202)
 
+    def test_volume_type_of_a_live_group_is_kept(self):
+        # Cinder's volume_type_destroy counts the groups' type mappings.
+        self.group_type('gold')
+        kind = self.volume_type('vt')
+        group_id = self.group('gold', ['vt']).json['group']['id']
+        response = self.app.delete('/v3/types/%s' % kind['id'],
+                                   headers=ADMIN, status=400)
+        self.assertIn('deletion is not allowed', self.fault(response, 400))
+        self.assertEqual([kind['id']], self.show(group_id)['volume_types'])
+        self.delete(group_id)
+        self.app.delete('/v3/types/%s' % kind['id'], headers=ADMIN,
+                        status=202)
+
 
 class GroupsTest(GroupsAPITestCase):
 

@@ -146,7 +146,7 @@ def _group_rows():
         ('POST', '/v3/groups'): (
             lambda w: ('/v3/groups', {'group': {
                 'group_type': w['group_type'],
-                'volume_types': [w['type']]}}, []),
+                'volume_types': [w['group_volume_type']]}}, []),
             expect(202, 202, 202)),
         ('GET', '/v3/groups/{group_id}'): (
             lambda w: _group(w, '/v3/groups/{group_id}'),
@@ -646,8 +646,11 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                     project_id='project-a', user_id='user-a',
                     status='available', group_type_id=group_type,
                     deleted=False, created_at=timeutils.utcnow())
+        # A type of its own: one a live group allows cannot be deleted.
+        group_volume_type = rows.volume_type(context)
         rows.insert(context, models.GroupVolumeTypeMapping, group_id=group,
-                    volume_type_id=type_id, created_at=timeutils.utcnow())
+                    volume_type_id=group_volume_type,
+                    created_at=timeutils.utcnow())
         offered = rows.volume(context, project_id='project-a',
                               status='awaiting-transfer')
         self.driver.create_volume(offered)
@@ -668,6 +671,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 'backup': backup.id, 'restore_to': restore_to.id,
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
                 'group': group, 'group_type': group_type,
+                'group_volume_type': group_volume_type,
                 'instance': str(uuid.uuid4())}
 
     def call(self, method, path, body, caller):

@@ -91,9 +91,16 @@ def create(context, name, description, group_type_name, volume_types,
         context,
         lambda ctx: group_quota.charge(ctx, CONF, group.project_id, 1),
         step,
-        # Last: the type's row is held for one statement.
-        lambda ctx: group_type_obj.guard_in_use(ctx, kind.id))
+        # Last: the types' rows are held for one statement each; a delete
+        # of one of them conflicts with the insert instead of missing it.
+        lambda ctx: _guard_types(ctx, kind.id, group.volume_type_ids))
     return group
+
+
+def _guard_types(context, group_type_id, volume_type_ids):
+    group_type_obj.guard_in_use(context, group_type_id)
+    for type_id in volume_type_ids:
+        type_obj.guard_in_use(context, type_id)
 
 
 def update(context, group_id, name=None, description=None, add_volumes='',
