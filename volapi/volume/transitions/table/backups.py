@@ -37,8 +37,10 @@ TABLE = [
         source=('available',),
         also=(Also(('in-use',), 'with force', forced),),
         expect={'migration_status': NOT_MIGRATING, 'host': cond.Not(None)},
-        # The backup's size (and its quota claim) is the size loaded.
-        requires=(Unchanged('size'),),
+        # The backup's size (and its quota claim) is the size loaded; its
+        # host, where the work is cast, the pool loaded (a migration that
+        # ended meanwhile moved the data elsewhere).
+        requires=(Unchanged('size'), Unchanged('host')),
         values={'status': 'backing-up', 'previous_status': OLD_STATUS}),
     Transition(
         'backup_create_from_snapshot', 'snapshot',
@@ -91,8 +93,9 @@ TABLE = [
         "'restoring-backup'",
         source=('available',),
         expect={'migration_status': NOT_MIGRATING, 'host': cond.Not(None)},
-        # The API found it big enough for the backup as it loaded it.
-        requires=(Unchanged('size'),),
+        # The API found it big enough for the backup as it loaded it; the
+        # restore is cast to the pool loaded.
+        requires=(Unchanged('size'), Unchanged('host')),
         values={'status': 'restoring-backup'}),
     Transition(
         'backup_restore_create', 'volume',
