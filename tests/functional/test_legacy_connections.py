@@ -72,6 +72,18 @@ class LegacyConnectionTest(test_attachments.ConnectedTestCase):
                 self.action(body, status=503), 503))
         self.assertEqual(0, self.terminations())
 
+    def test_a_disabled_service_still_serves_its_volumes(self):
+        # cinder service-disable keeps new volumes off the backend (its
+        # scheduler skips it); the volumes it has are still connected.
+        self.app.put_json('/v3/os-services/disable', {
+            'host': 'worker-1@file', 'binary': 'cinder-volume'},
+            headers=ADMIN)
+        info = self.action({'os-initialize_connection': {
+            'connector': CONNECTOR}}, status=200).json['connection_info']
+        self.assertEqual('local', info['driver_volume_type'])
+        self.action({'os-terminate_connection': {'connector': CONNECTOR}})
+        self.assertEqual(1, self.terminations())
+
 
 class CinderClientTest(test_actions_cli.CinderClientTestCase):
 

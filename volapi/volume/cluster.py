@@ -88,7 +88,9 @@ def has_live_member(context, volume):
     else:
         candidates = objects.Service.get_all(context, binary=BINARY,
                                              host=address)
-    return any(s.serves(CONF.service_down_time) for s in candidates)
+    # Up is enough: a service disabled by an operator takes no new
+    # volumes, but still serves the ones it has (as Cinder's).
+    return any(s.is_up(CONF.service_down_time) for s in candidates)
 
 
 def unavailable_servers(context):
