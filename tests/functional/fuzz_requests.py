@@ -22,10 +22,13 @@ import urllib.parse
 import uuid
 
 from volapi.api.schemas import attachments as attachment_schemas
+from volapi.api.schemas import backups as backup_schemas
+from volapi.api.schemas import groups as group_schemas
 from volapi.api.schemas import qos_specs as qos_schemas
 from volapi.api.schemas import snapshots as snapshot_schemas
 from volapi.api.schemas import types as type_schemas
 from volapi.api.schemas import volume_actions as action_schemas
+from volapi.api.schemas import volume_manage as manage_schemas
 from volapi.api.schemas import volumes as volume_schemas
 from volapi.api.schemas import workers as worker_schemas
 from volapi.placement.schemas import aggregate as aggregate_schemas
@@ -89,7 +92,8 @@ QUERY_KEYS = [
     'resources', 'required', 'member_of', 'in_tree', 'uuid',
     'group_policy', 'consumer_type', 'user_id', 'root_required',
     'same_subtree', 'resources1', 'required_x', 'associated', 'usage',
-    'vol_type_id', 'consumer', 'id',
+    'vol_type_id', 'consumer', 'id', 'host', 'cluster', 'binary',
+    'list_volume', 'group_type_id', 'availability_zone', 'zone',
 ]
 # Values of Cinder's filters read as Python literals (metadata=,
 # extra_specs=), each once a 500.
@@ -206,7 +210,13 @@ VOLUME_EXAMPLES = {
         {'os-update_readonly_flag': {'readonly': True}},
         {'os-set_image_metadata': {'metadata': {'k': 'v'}}},
         {'os-unset_image_metadata': {'key': 'k'}},
-        {'os-show_image_metadata': None}],
+        {'os-show_image_metadata': None},
+        {'os-force_detach': {'attachment_id': '<attachment_id>',
+                             'connector': {'host': 'h'}}},
+        {'os-initialize_connection': {'connector': {
+            'host': 'h', 'initiator': 'iqn.x', 'multipath': False}}},
+        {'os-terminate_connection': {'connector': {'host': 'h'}}},
+        {'os-unmanage': None}],
     ('POST', '/v3/volume-transfers'): [
         {'transfer': {'volume_id': '<volume_id>', 'name': 't'}},
         {'transfer': {'volume_id': '<volume_id>', 'no_snapshots': True}}],
@@ -224,6 +234,54 @@ VOLUME_EXAMPLES = {
         {'os-force_delete': None}],
     ('*', '/v3/attachments/{attachment_id}/action'): [
         {'os-complete': None}],
+    ('POST', '/v3/backups'): [
+        {'backup': {'volume_id': '<volume_id>', 'name': 'b',
+                    'description': 'd', 'container': 'c', 'force': True,
+                    'incremental': False, 'metadata': {'k': 'v'}}},
+        {'backup': {'volume_id': '<volume_id>',
+                    'snapshot_id': '<snapshot_id>'}}],
+    ('PUT', '/v3/backups/{backup_id}'): [
+        {'backup': {'name': 'b', 'description': 'd', 'metadata': {'k': 'v'}}}],
+    ('*', '/v3/backups/{backup_id}/restore'): [
+        {'restore': {'volume_id': '<volume_id>', 'name': 'r'}},
+        {'restore': None}],
+    ('*', '/v3/backups/{backup_id}/action'): [
+        {'os-reset_status': {'status': 'available'}},
+        {'os-force_delete': {}}],
+    ('POST', '/v3/group_types'): [
+        {'group_type': {'name': 'g', 'description': 'd', 'is_public': True,
+                        'group_specs': {'k': 'v'}}}],
+    ('PUT', '/v3/group_types/{group_type_id}'): [
+        {'group_type': {'name': 'g2', 'description': 'd',
+                        'is_public': False}}],
+    ('POST', '/v3/group_types/{group_type_id}/group_specs'): [
+        {'group_specs': {'k': 'v'}}],
+    ('PUT', '/v3/group_types/{group_type_id}/group_specs/{key}'): [
+        {'<key>': 'v'}],
+    ('POST', '/v3/groups'): [
+        {'group': {'group_type': '<group_type_id>',
+                   'volume_types': ['<type_id>'], 'name': 'g',
+                   'description': 'd', 'availability_zone': 'nova'}}],
+    ('PUT', '/v3/groups/{group_id}'): [
+        {'group': {'name': 'g', 'description': 'd',
+                   'add_volumes': '<volume_id>',
+                   'remove_volumes': '<volume_id>'}}],
+    ('*', '/v3/groups/{group_id}/action'): [
+        {'delete': {'delete-volumes': True}}, {'delete': {}}],
+    ('POST', '/v3/manageable_volumes'): [
+        {'volume': {'host': '<host>', 'ref': {'source-name': '<file>'},
+                    'name': 'm', 'volume_type': '<type_name>',
+                    'metadata': {'k': 'v'}, 'bootable': False}},
+        {'volume': {'cluster': '<host>', 'ref': {'source-name': '<file>'}}}],
+    ('POST', '/v3/os-volume-manage'): [
+        {'volume': {'host': '<host>', 'ref': {'source-name': '<file>'}}}],
+    ('PUT', '/v3/os-services/disable-log-reason'): [
+        {'host': '<host>', 'binary': 'cinder-volume',
+         'disabled_reason': 'r'}],
+    ('PUT', '/v3/os-services/enable'): [
+        {'host': '<host>', 'binary': 'cinder-volume'}],
+    ('PUT', '/v3/os-services/disable'): [
+        {'host': '<host>', 'binary': 'cinder-volume'}],
 }
 
 PLACEMENT_EXAMPLES = {
@@ -272,7 +330,8 @@ VOLUME_SCHEMAS = [
     getattr(module, name)
     for module in (attachment_schemas, snapshot_schemas, type_schemas,
                    action_schemas, volume_schemas, worker_schemas,
-                   qos_schemas)
+                   qos_schemas, backup_schemas, group_schemas,
+                   manage_schemas)
     for name in dir(module)
     if not name.startswith('_') and isinstance(getattr(module, name), dict)]
 PLACEMENT_SCHEMAS = [
@@ -503,7 +562,8 @@ class Generator:
             if roll < 0.3:
                 value = self.resources.pick(self.choice(
                     ['volume_id', 'snapshot_id', 'attachment_id', 'rp_uuid',
-                     'uuid', 'type_id', 'qos_id']))
+                     'uuid', 'type_id', 'qos_id', 'backup_id', 'group_id',
+                     'group_type_id', 'host']))
             elif roll < 0.5:
                 value = self.structured_value()
             else:

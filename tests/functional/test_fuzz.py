@@ -37,6 +37,10 @@ from tests.functional import worker_fixtures
 from volapi.api import app as volume_app
 from volapi.api import errors as volume_errors
 from volapi.placement import wsgi as placement_wsgi
+from objects import group_type as group_type_obj
+from objects import quota
+from volapi.volume import backups as backup_api
+from volapi.volume import groups as group_api
 from volapi.volume import transfers as transfer_api
 
 EXAMPLES = int(os.environ.get('VOLAPI_FUZZ_EXAMPLES') or 3000)
@@ -323,11 +327,44 @@ class VolumeAPIFuzzTest(FuzzTestCase):
                 self.make_context(project_id=project), offered.id)
             resources.add('transfer_id', transfer.id)
             resources.add('auth_key', key)
+        self.refill_groups_and_backups(type_id)
         for key in ('k', 'multiattach', 'a'):
             resources.add('key', key)
         for project in ('project-a', 'project-b', 'admin'):
             resources.add('project_id', project)
         resources.add('class_name', 'default')
+
+    def refill_groups_and_backups(self, type_id):
+        """A group type and a group of each project (through their use
+        cases, which keep the groups quota), a backup of each project's
+        volume, and a file of the worker's pool nobody manages."""
+        resources, context = self.resources, self.context
+        driver = self.worker.driver
+        kind = group_type_obj.GroupType(
+            context, name='fuzz-%s' % uuid.uuid4(), is_public=True,
+            group_specs={'k': 'v'})
+        kind.create()
+        resources.add('group_type_id', kind.id)
+        for project in ('project-b', 'project-a'):
+            owner = self.make_context(project_id=project)
+            volume = rows.volume(context, project_id=project)
+            driver.create_volume(volume)
+            try:
+                # The fuzzer may have set the project's quotas to nothing.
+                group = group_api.create(owner, 'g', None, kind.id,
+                                         [type_id])
+                resources.add('group_id', group.id)
+                resources.add('backup_id',
+                              backup_api.create(owner, volume.id).id)
+            except quota.OverQuota:
+                pass
+        pool = driver.pool_names()[0]
+        name = 'fuzz-%s' % uuid.uuid4()
+        with open(os.path.join(driver.pool_dir(pool), name), 'wb') as f:
+            f.truncate(1024 ** 2)
+        resources.add('file', name)
+        for host in ('worker-1@file', 'worker-1', 'worker-1@file#' + pool):
+            resources.add('host', host)
 
     def test_malformed_requests(self):
         self.run_fuzz('volume', EXAMPLES // 2, self.one_request)
@@ -336,7 +373,7 @@ class VolumeAPIFuzzTest(FuzzTestCase):
         method, template = generator.choice(self.routes)
         if method == '*':
             method = 'POST' if template.endswith(('action', 'cleanup',
-                                                  'accept')) \
+                                                  'accept', 'restore')) \
                 else 'GET'
         if generator.chance(0.08):
             method = generator.choice(ANY_METHODS)
@@ -345,7 +382,9 @@ class VolumeAPIFuzzTest(FuzzTestCase):
             '{attachment_id}': 'attachment_id', '{type_id}': 'type_id',
             '{key}': 'key', '{message_id}': 'message_id',
             '{project_id}': 'project_id', '{class_name}': 'class_name',
-            '{transfer_id}': 'transfer_id', '{qos_id}': 'qos_id'})
+            '{transfer_id}': 'transfer_id', '{qos_id}': 'qos_id',
+            '{backup_id}': 'backup_id', '{group_id}': 'group_id',
+            '{group_type_id}': 'group_type_id'})
         if generator.chance(0.3):
             project = generator.choice(['project-a', 'project-b', 'admin',
                                         'os-services', '%00', 'x' * 300])
@@ -358,7 +397,8 @@ class VolumeAPIFuzzTest(FuzzTestCase):
                 [a for a in fuzz.ACCEPTS if a]))
         examples = fuzz.VOLUME_EXAMPLES.get(
             ('*' if template in self.actions or
-             template.endswith(('cleanup', 'accept')) else method,
+             template.endswith(('cleanup', 'accept', 'restore'))
+             else method,
              template), [])
         body, content_type = (None, None)
         if method in ('POST', 'PUT', 'PATCH') or generator.chance(0.05):
