@@ -9,18 +9,22 @@ Its metadata calls keep the caller's object up to date with the keys sent
 only, so they are given ids."""
 import openstack
 
+from tests.functional import test_actions_cli
 from tests.functional import test_openstacksdk
 from tests.functional import volume_worker_fixture as vwf
 
 
-class VolumeLifeTest(test_openstacksdk.OpenStackSDKTest):
+class SDKTestCase(test_actions_cli.CinderClientTestCase):
 
     pool_options = {'file_pools': ['file:50']}
 
     def setUp(self):
         super().setUp()
-        self.admin = self.connect('admin:admin').block_storage
-        self.tenant = self.connect('user-a:project-a').block_storage
+        self.config.set('quota', volumes=10, snapshots=10, gigabytes=1000)
+        self.admin = test_openstacksdk.connect(
+            self.endpoint, 'admin:admin').block_storage
+        self.tenant = test_openstacksdk.connect(
+            self.endpoint, 'user-a:project-a').block_storage
 
     def available(self, **fields):
         volume = self.tenant.create_volume(size=fields.pop('size', 1),
@@ -31,6 +35,9 @@ class VolumeLifeTest(test_openstacksdk.OpenStackSDKTest):
     def settle(self, get, ident, done):
         """``get(ident)`` once ``done`` holds of it."""
         return vwf.wait_for(lambda: get(ident), done, timeout=30)
+
+
+class VolumeLifeTest(SDKTestCase):
 
     def test_create_update_metadata_extend_delete(self):
         volume = self.available(name='v1', description='d',
@@ -192,3 +199,58 @@ class VolumeLifeTest(test_openstacksdk.OpenStackSDKTest):
         self.assertEqual(403, error.status_code)
         self.admin.delete_volume(volume, force=True)
         self.tenant.wait_for_delete(volume, wait=30)
+
+
+class OperatorCallsTest(SDKTestCase):
+    """An operator's and a compute service's calls through the SDK."""
+
+    def test_legacy_attach_detach_and_connections(self):
+        volume = self.available()
+        self.tenant.reserve_volume(volume)
+        self.tenant.attach_volume(volume, '/dev/vdb',
+                                  instance='11111111-2222-3333-4444-'
+                                           '555555555555')
+        attached = self.tenant.get_volume(volume.id)
+        self.assertEqual(('in-use', '/dev/vdb'),
+                         (attached.status,
+                          attached.attachments[0]['device']))
+        info = self.tenant.init_volume_attachment(
+            volume, {'host': 'h', 'initiator': 'iqn.x'})
+        self.assertEqual('local', info['driver_volume_type'])
+        self.tenant.terminate_volume_attachment(
+            volume, {'host': 'h', 'initiator': 'iqn.x'})
+        self.tenant.begin_volume_detaching(volume)
+        self.assertEqual('detaching',
+                         self.tenant.get_volume(volume.id).status)
+        self.tenant.abort_volume_detaching(volume)
+        self.tenant.detach_volume(volume,
+                                  attached.attachments[0]['attachment_id'])
+        self.assertEqual('available',
+                         self.tenant.get_volume(volume.id).status)
+
+    def test_admin_actions(self):
+        volume = self.available()
+        self.admin.reset_volume_status(volume, status='error',
+                                       attach_status='detached',
+                                       migration_status=None)
+        self.assertEqual('error', self.tenant.get_volume(volume.id).status)
+        self.admin.reset_volume_status(volume, status='available',
+                                       attach_status='detached',
+                                       migration_status=None)
+        self.tenant.set_volume_image_metadata(volume.id, os_distro='x')
+        self.assertEqual({'os_distro': 'x'}, self.tenant.get_volume(
+            volume.id).volume_image_metadata)
+        self.tenant.delete_volume_image_metadata(volume.id,
+                                                 keys=['os_distro'])
+        self.assertFalse(self.tenant.get_volume(
+            volume.id).volume_image_metadata)
+        services = list(self.admin.services())
+        host = [s.host for s in services if s.binary == 'volapi-volume'
+                or s.binary == 'cinder-volume'][0]
+        capabilities = self.admin.get_capabilities(host)
+        self.assertEqual('file', capabilities.volume_backend_name)
+        self.assertTrue([e.alias for e in self.tenant.extensions()])
+        disabled = self.admin.disable_service(
+            [s for s in services if s.host == host][0], reason='maint')
+        self.assertEqual('disabled', disabled.status)
+        self.admin.enable_service(disabled)
