@@ -163,6 +163,12 @@ VOLUME_EXAMPLES = {
                       'force': True, 'metadata': {'k': 'v'}}}],
     ('PUT', '/v3/snapshots/{snapshot_id}'): [
         {'snapshot': {'name': 's', 'description': 'd'}}],
+    ('POST', '/v3/snapshots/{snapshot_id}/metadata'): [
+        {'metadata': {'k': 'v'}}],
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata'): [
+        {'metadata': {'k': 'v'}}],
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata/{key}'): [
+        {'meta': {'<key>': 'v'}}],
     ('POST', '/v3/types'): [
         {'volume_type': {'name': 't', 'extra_specs': {'multiattach':
                                                       '<is> True'}}}],
@@ -216,7 +222,9 @@ VOLUME_EXAMPLES = {
         {'os-initialize_connection': {'connector': {
             'host': 'h', 'initiator': 'iqn.x', 'multipath': False}}},
         {'os-terminate_connection': {'connector': {'host': 'h'}}},
-        {'os-unmanage': None}],
+        {'os-unmanage': None},
+        {'os-force_delete': None},
+        {'revert': {'snapshot_id': '<snapshot_id>'}}],
     ('POST', '/v3/volume-transfers'): [
         {'transfer': {'volume_id': '<volume_id>', 'name': 't'}},
         {'transfer': {'volume_id': '<volume_id>', 'no_snapshots': True}}],

@@ -62,7 +62,7 @@ def _volume(w, template, body=None):
 
 
 def _snapshot(w, template, body=None):
-    return (_path(template, snapshot_id=w['snapshot']), body,
+    return (_path(template, snapshot_id=w['snapshot'], key='k'), body,
             [w['snapshot']])
 
 
@@ -292,6 +292,27 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/snapshots/{snapshot_id}'): (
         lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
         expect(202, 404, 202)),
+    ('GET', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata'),
+        expect(200, 404, 200)),
+    ('POST', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata',
+                            {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata',
+                            {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('GET', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}',
+                            {'meta': {'k': 'w'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}'),
+        expect(200, 404, 200)),
     ('GET', '/v3/backups'): (
         lambda w: ('/v3/backups?marker=%s' % w['backup'], None,
                    [w['backup']]), expect(200, 404, 404)),
@@ -512,6 +533,10 @@ ACTION_MATRIX = {
         expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-reset_status'): (
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'os-force_delete'): (
+        None, 'attaching', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'revert'): (
+        {'snapshot_id': '<snapshot>'}, 'volume', expect(202, 404, 202)),
     # The world's volume has a snapshot: the admin's is refused.
     (_VOLUME_ACTION, 'os-unmanage'): (
         None, 'volume', expect(403, 404, 400)),
@@ -612,6 +637,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                      connected_volume):
             self.driver.create_volume(made)
         snapshot = rows.snapshot(context, volume)
+        rows.insert(context, models.SnapshotMetadata,
+                    snapshot_id=snapshot.id, key='k', value='v')
         self.driver.create_snapshot(snapshot, volume)
         backup = rows.backup(context, volume)
         self.driver.create_backup(backup, volume)

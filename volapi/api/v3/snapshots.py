@@ -16,6 +16,7 @@ from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
+from volapi.api.v3 import metadata
 from volapi.api.schemas import snapshots as schemas
 from volapi.api.views import snapshots as views
 from volapi.policies import snapshots as policies
@@ -50,6 +51,8 @@ class SnapshotController:
 
     def __init__(self, snapshot_id):
         self.snapshot_id = snapshot_id
+        self.metadata = metadata.MetadataController(metadata.SNAPSHOT,
+                                                    snapshot_id)
 
     index = rest.by_method()
 

@@ -12,6 +12,11 @@ TABLE = [
         'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
         values=NAME_VALUES),
     Transition(
+        'snapshot_update_metadata', 'snapshot',
+        'the snapshot metadata API: the rows are set, replaced or deleted '
+        'in the same transaction (in any status, as Cinder)',
+        values=NAME_VALUES),
+    Transition(
         'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
         source=('available', 'error'),
         values={'status': 'deleting'},
