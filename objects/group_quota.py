@@ -62,3 +62,11 @@ def usage(context, project_id):
             held = conn.execute(sa.select(quota.groups_of(project_id))
                                 ).scalar()
     return int(held)
+
+
+def drift(context):
+    """(project, (row's groups,), (live groups counted,)) of every project
+    whose quota_usages row disagrees with the groups it holds."""
+    return quota.rows_that_drift(
+        context, quota.USAGES, [quota.USAGES.c.project_id],
+        {'groups': quota.groups_of(quota.USAGES.c.project_id)})
