@@ -108,6 +108,28 @@ class GroupRacesTest(test_groups.GroupsAPITestCase):
                     groups.c.deleted == sa.false(),
                     types.c.deleted == sa.true())))
 
+    def test_no_live_group_allows_a_deleted_volume_type(self):
+        self.group_type('gold')
+        groups = models.Group.__table__
+        mappings = models.GroupVolumeTypeMapping.__table__
+        types = models.VolumeType.__table__
+        for round_number in range(ROUNDS):
+            kind = self.volume_type('vt-%d' % round_number)
+            created, deleted = self.at_once(
+                lambda: self.group('gold', [kind['id']],
+                                   expect='*').status_int,
+                lambda: self.app.delete(
+                    '/v3/types/%s' % kind['id'], headers=ADMIN,
+                    expect_errors=True).status_int)
+            self.assertIn((created, deleted),
+                          ((202, 400), (404, 202), (400, 202)))
+            self.assertEqual(0, self.count(
+                sa.select(sa.func.count()).select_from(groups.join(
+                    mappings, mappings.c.group_id == groups.c.id).join(
+                    types, mappings.c.volume_type_id == types.c.id)).where(
+                    groups.c.deleted == sa.false(),
+                    types.c.deleted == sa.true())))
+
     def test_delete_with_volumes_against_an_attach(self):
         """A delete with its volumes and a reservation of one of them
         (os-reserve): either the volume is attaching and the group stays,
