@@ -428,6 +428,8 @@ VOLUME_MATRIX = {
     ('GET', '/v3/extensions/{alias}'): (
         lambda w: ('/v3/extensions/os-services', None, []),
         expect(200, 200, 200)),
+    ('GET', '/v3/resource_filters'): (
+        lambda w: ('/v3/resource_filters', None, []), expect(200, 200, 200)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -564,6 +566,9 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    # The world's snapshot is available: not a status to update.
+    ('/v3/snapshots/{snapshot_id}/action', 'os-update_snapshot_status'): (
+        {'status': 'error'}, 'snapshot', expect(400, 404, 400)),
     ('/v3/backups/{backup_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'backup', expect(403, 404, 202)),
     ('/v3/backups/{backup_id}/action', 'os-force_delete'): (
