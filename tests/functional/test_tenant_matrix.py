@@ -582,6 +582,8 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/groups/{group_id}/action', 'delete'): (
         {}, 'group', expect(202, 404, 202)),
+    ('/v3/groups/{group_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group', expect(403, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
