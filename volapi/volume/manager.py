@@ -33,6 +33,7 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
+from volapi import log_levels
 from volapi.volume import backup_manager
 from volapi.volume import claims
 from volapi.volume import cluster
@@ -401,6 +402,12 @@ class VolumeManager(backup_manager.BackupOperations):
         driver reads them afresh at each call, so ``discover`` changes
         nothing."""
         return self.driver.capabilities()
+
+    def get_log_levels(self, context, prefix=None):
+        return log_levels.get(prefix)
+
+    def set_log_levels(self, context, prefix, level):
+        log_levels.set_level(prefix, level)
 
     # -- connections ----------------------------------------------------------
     def initialize_connection(self, context, volume, connector):
