@@ -239,7 +239,9 @@ VOLUME_EXAMPLES = {
         {'default_type': {'volume_type': '<type_id>'}}],
     ('*', '/v3/snapshots/{snapshot_id}/action'): [
         {'os-reset_status': {'status': 'available'}},
-        {'os-force_delete': None}],
+        {'os-force_delete': None},
+        {'os-update_snapshot_status': {'status': 'available',
+                                       'progress': '100%'}}],
     ('*', '/v3/attachments/{attachment_id}/action'): [
         {'os-complete': None}],
     ('POST', '/v3/backups'): [

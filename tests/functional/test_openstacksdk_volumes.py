@@ -254,3 +254,17 @@ class OperatorCallsTest(SDKTestCase):
             [s for s in services if s.host == host][0], reason='maint')
         self.assertEqual('disabled', disabled.status)
         self.admin.enable_service(disabled)
+
+    def test_snapshot_status_and_filters(self):
+        volume = self.available()
+        snapshot = self.tenant.create_snapshot(volume_id=volume.id)
+        snapshot = self.tenant.wait_for_status(snapshot, status='available',
+                                               wait=30)
+        self.admin.reset_snapshot_status(snapshot, 'creating')
+        self.tenant.set_snapshot_status(snapshot, 'available', '100%')
+        shown = self.tenant.get_snapshot(snapshot.id)
+        self.assertEqual(('available', '100%'),
+                         (shown.status, shown.progress))
+        filters = {f.resource: f.filters
+                   for f in self.tenant.resource_filters()}
+        self.assertIn('volume_id', filters['snapshot'])

@@ -251,6 +251,12 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/volumes/{volume_id}'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}?cascade=true'),
         expect(202, 404, 202)),
+    ('GET', '/v3/volumes/{volume_id}/encryption'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption'),
+        expect(200, 404, 200)),
+    ('GET', '/v3/volumes/{volume_id}/encryption/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption/{key}'),
+        expect(404, 404, 404)),
     ('GET', '/v3/volumes/{volume_id}/metadata'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata'),
         expect(200, 404, 200)),
@@ -371,6 +377,23 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
     ('DELETE', '/v3/types/{type_id}'): (
         lambda w: _type(w, '/v3/types/{type_id}'), expect(403, 403, 202)),
+    ('GET', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption'),
+        expect(403, 403, 200)),
+    ('POST', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption',
+                        {'encryption': {'provider': 'luks'}}),
+        expect(403, 403, 400)),
+    ('GET', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}',
+                        {'encryption': {'cipher': 'c'}}),
+        expect(403, 403, 404)),
+    ('DELETE', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
     ('GET', '/v3/types/{type_id}/extra_specs'): (
         lambda w: _type(w, '/v3/types/{type_id}/extra_specs'),
         expect(200, 200, 200)),
@@ -402,6 +425,13 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/os-services/disable',
                    {'host': 'nowhere', 'binary': 'volapi-volume'}, []),
         expect(403, 403, 404)),
+    ('PUT', '/v3/os-services/get-log'): (
+        lambda w: ('/v3/os-services/get-log', {'prefix': 'volapi.api'}, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/set-log'): (
+        lambda w: ('/v3/os-services/set-log',
+                   {'level': 'info', 'prefix': 'volapi.nothing'}, []),
+        expect(403, 403, 202)),
     ('PUT', '/v3/os-services/disable-log-reason'): (
         lambda w: ('/v3/os-services/disable-log-reason',
                    {'host': 'nowhere', 'binary': 'volapi-volume',
@@ -428,6 +458,8 @@ VOLUME_MATRIX = {
     ('GET', '/v3/extensions/{alias}'): (
         lambda w: ('/v3/extensions/os-services', None, []),
         expect(200, 200, 200)),
+    ('GET', '/v3/resource_filters'): (
+        lambda w: ('/v3/resource_filters', None, []), expect(200, 200, 200)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -564,6 +596,9 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    # The world's snapshot is available: not a status to update.
+    ('/v3/snapshots/{snapshot_id}/action', 'os-update_snapshot_status'): (
+        {'status': 'error'}, 'snapshot', expect(400, 404, 400)),
     ('/v3/backups/{backup_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'backup', expect(403, 404, 202)),
     ('/v3/backups/{backup_id}/action', 'os-force_delete'): (
@@ -577,6 +612,8 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/groups/{group_id}/action', 'delete'): (
         {}, 'group', expect(202, 404, 202)),
+    ('/v3/groups/{group_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group', expect(403, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
@@ -591,6 +628,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
+                     '/v3/os-services/get-log': 'PUT',
+                     '/v3/os-services/set-log': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
                      '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',

@@ -8,6 +8,7 @@ UPDATE = 'volume:update_snapshot'
 DELETE = 'volume:delete_snapshot'
 RESET_STATUS = 'volume_extension:snapshot_admin_actions:reset_status'
 FORCE_DELETE = 'volume_extension:snapshot_admin_actions:force_delete'
+UPDATE_STATUS = 'snapshot_extension:snapshot_actions:update_snapshot_status'
 METADATA_GET = 'volume:get_snapshot_metadata'
 METADATA_UPDATE = 'volume:update_snapshot_metadata'
 METADATA_DELETE = 'volume:delete_snapshot_metadata'
@@ -29,6 +30,11 @@ rules = [
     base.operation(FORCE_DELETE, base.RULE_ADMIN_API,
                    'Delete a snapshot whatever its status.',
                    'POST', '/snapshots/{snapshot_id}/action'),
+    base.operation(UPDATE_STATUS, base.RULE_ADMIN_OR_OWNER,
+                   "Update a snapshot's status and progress (a compute "
+                   "service's assisted snapshot).",
+                   'POST', '/snapshots/{snapshot_id}/action '
+                   '(os-update_snapshot_status)'),
     base.operation(METADATA_GET, base.RULE_ADMIN_OR_OWNER,
                    "Show a snapshot's metadata.",
                    'GET', '/snapshots/{snapshot_id}/metadata'),

@@ -10,6 +10,7 @@ from volapi.volume import api as volume_api
 from volapi.volume import claims
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
+from volapi.volume.transitions.table import snapshots as snapshot_table
 
 
 def get(context, snapshot_id):
@@ -113,6 +114,36 @@ def delete(context, snapshot_id, force=False, version=None, authorize=None):
     snapshot = _on_snapshot(context, snapshot_id, lambda ctx, snapshot: [
         engine.prepare(ctx, name, snapshot, version=version)], authorize)
     volume_api.worker_client().delete_snapshot(context, snapshot)
+
+
+def update_status(context, snapshot_id, status, progress=None,
+                  version=None, authorize=None):
+    """os-update_snapshot_status: a service outside volapi that makes or
+    deletes the snapshot's data (a compute's assisted snapshot) reports
+    its status and progress, within Cinder's status map."""
+    def build(ctx, snapshot):
+        allowed = snapshot_table.UPDATE_STATUS_MAP.get(snapshot.status)
+        if allowed is None:
+            raise volume_api.InvalidRequest(
+                'Snapshot status %s not allowed for update_snapshot_status'
+                % snapshot.status)
+        if status not in allowed:
+            raise volume_api.InvalidRequest(
+                'Provided snapshot status %s not allowed for snapshot with '
+                'status %s.' % (status, snapshot.status))
+        progress_only = {'progress': progress} if progress else {}
+        if status == snapshot.status:
+            name, values = 'snapshot_progress', dict(progress_only,
+                                                     status=status)
+        elif status == 'error_deleting':
+            name, values = 'snapshot_delete_failed_elsewhere', progress_only
+        else:
+            name, values = 'snapshot_created_elsewhere', dict(
+                progress_only, status=status)
+        return [engine.prepare(ctx, name, snapshot, version=version,
+                               **values)]
+
+    _on_snapshot(context, snapshot_id, build, authorize)
 
 
 def revert(context, volume_id, snapshot_id, version=None, authorize=None):

@@ -100,6 +100,11 @@ def _reset_status(context, snapshot_id, argument, **call):
                               **call)
 
 
+def _update_status(context, snapshot_id, argument, **call):
+    snapshot_api.update_status(context, snapshot_id, argument['status'],
+                               argument.get('progress'), **call)
+
+
 def _force_delete(context, snapshot_id, argument, **call):
     snapshot_api.delete(context, snapshot_id, force=True, **call)
 
@@ -110,6 +115,8 @@ _ACTIONS = {
                         _reset_status),
     'os-force_delete': (schemas.force_delete, policies.FORCE_DELETE,
                         _force_delete),
+    'os-update_snapshot_status': (schemas.update_snapshot_status,
+                                  policies.UPDATE_STATUS, _update_status),
 }
 
 
