@@ -325,9 +325,9 @@ class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
 
     def test_unserved_resources_are_404(self):
         for path in ('/v3/os-hosts', '/v3/resource_filters',
-                     '/v3/volumez', '/v3/group_snapshots/x',
+                     '/v3/volumez', '/v3/cgsnapshots/x',
                      '/v3/project-a/os-hosts/h',
-                     '/v3/project-a/group_snapshots'):
+                     '/v3/project-a/cgsnapshots'):
             response = self.app.get(path, headers=self.owner,
                                     expect_errors=True)
             self.assertEqual('The resource could not be found.',
