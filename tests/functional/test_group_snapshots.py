@@ -241,6 +241,8 @@ class DeleteTest(GroupSnapshotsAPITestCase):
         self.assertEqual('Invalid group: Group has existing snapshots.',
                          self.fault(response, 400))
         response = self.delete_snapshot(UUID, expect=404)
+        self.assertEqual('GroupSnapshot %s could not be found.' % UUID,
+                         self.fault(response, 404))
         other = api_fixtures.caller('project-b', version='3.14')
         self.delete_snapshot(made, headers=other, expect=404)
         self.delete_snapshot(made, headers=api_fixtures.caller(
@@ -412,6 +414,11 @@ class FromSourceTest(GroupSnapshotsAPITestCase):
         for body in ({}, {'create-from-src': None}, [], {'bogus': {}}):
             self.app.post_json('/v3/groups/action', body, headers=self.user,
                                status=400)
+        # Only POST is routed to the action (Cinder's router).
+        response = self.app.get('/v3/groups/action', headers=self.user,
+                                status=404)
+        self.assertEqual('Group action could not be found.',
+                         self.fault(response, 404))
         response = self.from_src(expect=404, group_snapshot_id=UUID)
         self.assertEqual('GroupSnapshot %s could not be found.' % UUID,
                          self.fault(response, 404))

@@ -46,8 +46,13 @@ def get(context, group_snapshot_id):
     """The live group snapshot, if the caller may see it (NotFound
     otherwise)."""
     project = None if context.is_admin else context.project_id
-    return objects.GroupSnapshot.get(context, group_snapshot_id,
-                                     project_id=project)
+    try:
+        return objects.GroupSnapshot.get(context, group_snapshot_id,
+                                         project_id=project)
+    except db_exc.NotFound:
+        raise volume_api.ReferenceNotFound(
+            'GroupSnapshot %s could not be found.' % group_snapshot_id
+        ) from None
 
 
 def get_all(context, all_projects=False, **query):

@@ -28,15 +28,6 @@ from volapi.volume.transitions import engine
 CONF = volapi_conf.CONF
 
 
-def _group_snapshot(context, group_snapshot_id):
-    try:
-        return group_snapshot_api.get(context, group_snapshot_id)
-    except db_exc.NotFound:
-        raise volume_api.ReferenceNotFound(
-            'GroupSnapshot %s could not be found.' % group_snapshot_id
-        ) from None
-
-
 def _group(context, group_id):
     try:
         return group_api.get(context, group_id)
@@ -57,7 +48,7 @@ class _Source:
 
 
 def _from_group_snapshot(context, group_snapshot_id):
-    group_snapshot = _group_snapshot(context, group_snapshot_id)
+    group_snapshot = group_snapshot_api.get(context, group_snapshot_id)
     snapshots = [objects.Snapshot.get_by_id(context, s)
                  for s in group_snapshot.snapshot_ids()]
     if not snapshots:

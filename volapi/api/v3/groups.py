@@ -144,7 +144,9 @@ class GroupsController(rest.Listing):
         """POST /groups/action: {"create-from-src": {...}}."""
         request = pecan.request
         if request.method != 'POST':
-            raise errors.MethodNotAllowed()
+            # Cinder routes only POST here: anything else looks for a
+            # group named 'action'.
+            raise errors.NotFound('Group action could not be found.')
         common.require_version(request, mv.GROUP_SNAPSHOTS)
         body = validation.parse_body(request)
         if not isinstance(body, dict) or 'create-from-src' not in body:
