@@ -13,6 +13,7 @@ from pecan import util as pecan_util
 from volapi.api import routing
 from volapi.api.v3 import backups
 from volapi.api.v3 import group_snapshots
+from volapi.api.v3 import groups
 from volapi.api.v3 import root
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import type_access
@@ -24,6 +25,7 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'backups': '{backup_id}',
                'attachments': '{attachment_id}', 'types': '{type_id}',
                'extra_specs': '{key}', 'metadata': '{key}',
+               'encryption': '{key}',
                'messages': '{message_id}', 'os-quota-sets': '{project_id}',
                'default-types': '{project_id}',
                'os-quota-class-sets': '{class_name}',
@@ -82,7 +84,7 @@ def volume_actions_by_path():
         '/v3/backups/{backup_id}/action': sorted(backups._ACTIONS),
         '/v3/attachments/{attachment_id}/action': ['os-complete'],
         '/v3/types/{type_id}/action': sorted(type_access.ACTIONS),
-        '/v3/groups/{group_id}/action': ['delete'],
+        '/v3/groups/{group_id}/action': sorted(groups._ACTIONS),
         '/v3/group_snapshots/{group_snapshot_id}/action':
             sorted(group_snapshots._ACTIONS),
     }

@@ -324,7 +324,7 @@ class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
             self.assertIn('given more than once', self.fault(response, 400))
 
     def test_unserved_resources_are_404(self):
-        for path in ('/v3/os-hosts', '/v3/resource_filters',
+        for path in ('/v3/os-hosts', '/v3/consistencygroups',
                      '/v3/volumez', '/v3/cgsnapshots/x',
                      '/v3/project-a/os-hosts/h',
                      '/v3/project-a/cgsnapshots'):

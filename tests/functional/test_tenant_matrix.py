@@ -62,7 +62,7 @@ def _volume(w, template, body=None):
 
 
 def _snapshot(w, template, body=None):
-    return (_path(template, snapshot_id=w['snapshot']), body,
+    return (_path(template, snapshot_id=w['snapshot'], key='k'), body,
             [w['snapshot']])
 
 
@@ -281,6 +281,12 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/volumes/{volume_id}'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}?cascade=true'),
         expect(202, 404, 202)),
+    ('GET', '/v3/volumes/{volume_id}/encryption'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption'),
+        expect(200, 404, 200)),
+    ('GET', '/v3/volumes/{volume_id}/encryption/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption/{key}'),
+        expect(404, 404, 404)),
     ('GET', '/v3/volumes/{volume_id}/metadata'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata'),
         expect(200, 404, 200)),
@@ -322,6 +328,27 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/snapshots/{snapshot_id}'): (
         lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
         expect(202, 404, 202)),
+    ('GET', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata'),
+        expect(200, 404, 200)),
+    ('POST', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata',
+                            {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata',
+                            {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('GET', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}',
+                            {'meta': {'k': 'w'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}'),
+        expect(200, 404, 200)),
     ('GET', '/v3/backups'): (
         lambda w: ('/v3/backups?marker=%s' % w['backup'], None,
                    [w['backup']]), expect(200, 404, 404)),
@@ -380,6 +407,23 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
     ('DELETE', '/v3/types/{type_id}'): (
         lambda w: _type(w, '/v3/types/{type_id}'), expect(403, 403, 202)),
+    ('GET', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption'),
+        expect(403, 403, 200)),
+    ('POST', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption',
+                        {'encryption': {'provider': 'luks'}}),
+        expect(403, 403, 400)),
+    ('GET', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}',
+                        {'encryption': {'cipher': 'c'}}),
+        expect(403, 403, 404)),
+    ('DELETE', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
     ('GET', '/v3/types/{type_id}/extra_specs'): (
         lambda w: _type(w, '/v3/types/{type_id}/extra_specs'),
         expect(200, 200, 200)),
@@ -411,6 +455,13 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/os-services/disable',
                    {'host': 'nowhere', 'binary': 'volapi-volume'}, []),
         expect(403, 403, 404)),
+    ('PUT', '/v3/os-services/get-log'): (
+        lambda w: ('/v3/os-services/get-log', {'prefix': 'volapi.api'}, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/set-log'): (
+        lambda w: ('/v3/os-services/set-log',
+                   {'level': 'info', 'prefix': 'volapi.nothing'}, []),
+        expect(403, 403, 202)),
     ('PUT', '/v3/os-services/disable-log-reason'): (
         lambda w: ('/v3/os-services/disable-log-reason',
                    {'host': 'nowhere', 'binary': 'volapi-volume',
@@ -437,6 +488,8 @@ VOLUME_MATRIX = {
     ('GET', '/v3/extensions/{alias}'): (
         lambda w: ('/v3/extensions/os-services', None, []),
         expect(200, 200, 200)),
+    ('GET', '/v3/resource_filters'): (
+        lambda w: ('/v3/resource_filters', None, []), expect(200, 200, 200)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -543,6 +596,10 @@ ACTION_MATRIX = {
         expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-reset_status'): (
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'os-force_delete'): (
+        None, 'attaching', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'revert'): (
+        {'snapshot_id': '<snapshot>'}, 'volume', expect(202, 404, 202)),
     # The world's volume has a snapshot: the admin's is refused.
     (_VOLUME_ACTION, 'os-unmanage'): (
         None, 'volume', expect(403, 404, 400)),
@@ -570,6 +627,9 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    # The world's snapshot is available: not a status to update.
+    ('/v3/snapshots/{snapshot_id}/action', 'os-update_snapshot_status'): (
+        {'status': 'error'}, 'snapshot', expect(400, 404, 400)),
     ('/v3/backups/{backup_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'backup', expect(403, 404, 202)),
     ('/v3/backups/{backup_id}/action', 'os-force_delete'): (
@@ -583,6 +643,8 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/groups/{group_id}/action', 'delete'): (
         {}, 'group', expect(202, 404, 202)),
+    ('/v3/groups/{group_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group', expect(403, 404, 202)),
     ('/v3/group_snapshots/{group_snapshot_id}/action', 'reset_status'): (
         {'status': 'error'}, 'group_snapshot', expect(403, 404, 202)),
 }
@@ -600,6 +662,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
+                     '/v3/os-services/get-log': 'PUT',
+                     '/v3/os-services/set-log': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
                      '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',
@@ -646,6 +710,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                      connected_volume):
             self.driver.create_volume(made)
         snapshot = rows.snapshot(context, volume)
+        rows.insert(context, models.SnapshotMetadata,
+                    snapshot_id=snapshot.id, key='k', value='v')
         self.driver.create_snapshot(snapshot, volume)
         backup = rows.backup(context, volume)
         self.driver.create_backup(backup, volume)

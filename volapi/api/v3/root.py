@@ -18,6 +18,7 @@ from volapi.api.v3 import limits
 from volapi.api.v3 import messages
 from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
+from volapi.api.v3 import resource_filters
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
 from volapi.api.v3 import snapshots
@@ -49,6 +50,7 @@ class Resources:
         self.group_snapshots = group_snapshots.GroupSnapshotsController()
         self.manageable_volumes = volume_manage.ManageableVolumesController(
             mv.MANAGE_EXISTING_LIST)
+        self.resource_filters = resource_filters.ResourceFiltersController()
         # Cinder's names are not identifiers.
         setattr(self, 'default-types',
                 default_types.DefaultTypesController())
