@@ -234,6 +234,28 @@ class Group(SoftDeleteMixin, Base):
     status = sa.Column(NAME, nullable=False)
     group_type_id = sa.Column(UUID, sa.ForeignKey('group_types.id'),
                               nullable=False)
+    # The source of a group made by create-from-src (one of them).
+    group_snapshot_id = sa.Column(UUID)
+    source_group_id = sa.Column(UUID)
+
+
+class GroupSnapshot(SoftDeleteMixin, Base):
+    """A snapshot of every volume of a group, taken at once (Cinder's
+    ``group_snapshots``); its snapshots name it in
+    ``snapshots.group_snapshot_id``."""
+    __tablename__ = 'group_snapshots'
+    __table_args__ = (
+        sa.Index('group_snapshots_group_id_idx', 'group_id', 'deleted'),
+        sa.Index('group_snapshots_project_id_idx', 'project_id', 'deleted'))
+    cas_name = 'group snapshot'
+    id = sa.Column(UUID, primary_key=True)
+    group_id = sa.Column(UUID, sa.ForeignKey('groups.id'), nullable=False)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
+    name = sa.Column(NAME)
+    description = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    group_type_id = sa.Column(UUID, nullable=False)
 
 
 class GroupVolumeTypeMapping(Base):
@@ -269,7 +291,9 @@ class VolumeAttachment(SoftDeleteMixin, Base):
 class Snapshot(SoftDeleteMixin, Base):
     __tablename__ = 'snapshots'
     __table_args__ = (sa.Index('snapshots_volume_id_idx',
-                               'volume_id', 'deleted'),)
+                               'volume_id', 'deleted'),
+                      sa.Index('snapshots_group_snapshot_id_idx',
+                               'group_snapshot_id'))
     cas_name = 'snapshot'
     id = sa.Column(UUID, primary_key=True)
     volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
@@ -282,6 +306,8 @@ class Snapshot(SoftDeleteMixin, Base):
     display_description = sa.Column(NAME)
     provider_location = sa.Column(NAME)
     volume_type_id = sa.Column(UUID)
+    # The group snapshot it was taken in (None: taken alone).
+    group_snapshot_id = sa.Column(UUID)
 
 
 class SnapshotMetadata(key_value_pairs('snapshot_id', 'snapshots'), Base):

@@ -127,6 +127,36 @@ def _group(w, template, body=None):
     return _path(template, group_id=w['group']), body, [w['group']]
 
 
+def _group_snapshot_rows():
+    """Group snapshots (3.14): the owner's or an administrator's."""
+    member = '/v3/group_snapshots/{group_snapshot_id}'
+
+    def of(w, template):
+        return (_path(template, group_snapshot_id=w['group_snapshot']),
+                None, [w['group_snapshot']])
+    return {
+        ('GET', '/v3/group_snapshots'): (
+            lambda w: ('/v3/group_snapshots?marker=%s' % w['group_snapshot'],
+                       None, [w['group_snapshot']]), expect(200, 404, 404)),
+        ('GET', '/v3/group_snapshots/detail'): (
+            lambda w: ('/v3/group_snapshots/detail?marker=%s'
+                       % w['group_snapshot'], None, [w['group_snapshot']]),
+            expect(200, 404, 404)),
+        # The world's group has no volumes: nothing to cast.
+        ('POST', '/v3/group_snapshots'): (
+            lambda w: ('/v3/group_snapshots', {'group_snapshot': {
+                'group_id': w['group']}}, [w['group']]),
+            expect(202, 404, 202)),
+        ('GET', member): (lambda w: of(w, member), expect(200, 404, 200)),
+        ('DELETE', member): (lambda w: of(w, member), expect(202, 404, 202)),
+        # The world's group has no volumes: Cinder's 400, once found.
+        ('POST', '/v3/groups/action'): (
+            lambda w: ('/v3/groups/action', {'create-from-src': {
+                'source_group_id': w['group']}}, [w['group']]),
+            expect(400, 404, 400)),
+    }
+
+
 def _group_type(w, template, body=None):
     return _path(template, group_type_id=w['group_type'], key='k'), body, []
 
@@ -536,6 +566,7 @@ VOLUME_MATRIX = {
 VOLUME_MATRIX.update(_transfer_rows())
 VOLUME_MATRIX.update(_qos_rows())
 VOLUME_MATRIX.update(_group_rows())
+VOLUME_MATRIX.update(_group_snapshot_rows())
 
 # POST .../action, per action: (template, action) -> (argument, the world
 # key of the resource acted on, expected statuses).
@@ -614,9 +645,12 @@ ACTION_MATRIX = {
         {}, 'group', expect(202, 404, 202)),
     ('/v3/groups/{group_id}/action', 'reset_status'): (
         {'status': 'error'}, 'group', expect(403, 404, 202)),
+    ('/v3/group_snapshots/{group_snapshot_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group_snapshot', expect(403, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
+                     '/v3/groups/action': 'POST',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/backups/detail': 'GET',
@@ -717,6 +751,18 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         rows.insert(context, models.GroupVolumeTypeMapping, group_id=group,
                     volume_type_id=group_volume_type,
                     created_at=timeutils.utcnow())
+        # Of a group of its own: the world's group is deleted by a row.
+        snapshotted = str(uuid.uuid4())
+        rows.insert(context, models.Group, id=snapshotted,
+                    project_id='project-a', user_id='user-a',
+                    status='available', group_type_id=group_type,
+                    deleted=False, created_at=timeutils.utcnow())
+        group_snapshot = str(uuid.uuid4())
+        rows.insert(context, models.GroupSnapshot, id=group_snapshot,
+                    group_id=snapshotted, project_id='project-a',
+                    user_id='user-a', status='available',
+                    group_type_id=group_type, deleted=False,
+                    created_at=timeutils.utcnow())
         offered = rows.volume(context, project_id='project-a',
                               status='awaiting-transfer')
         self.driver.create_volume(offered)
@@ -738,6 +784,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
                 'group': group, 'group_type': group_type,
                 'group_volume_type': group_volume_type,
+                'group_snapshot': group_snapshot,
                 'instance': str(uuid.uuid4())}
 
     def call(self, method, path, body, caller):
@@ -774,7 +821,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                                        attachment_id=world[target],
                                        backup_id=world[target],
                                        type_id=world[target],
-                                       group_id=world[target])
+                                       group_id=world[target],
+                                       group_snapshot_id=world[target])
                 # Types belong to no project.
                 owned = [] if target == 'type' else [world[target]]
                 return path, {action: filled}, owned

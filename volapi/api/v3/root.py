@@ -11,6 +11,7 @@ from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
+from volapi.api.v3 import group_snapshots
 from volapi.api.v3 import group_types
 from volapi.api.v3 import groups
 from volapi.api.v3 import limits
@@ -46,6 +47,7 @@ class Resources:
         self.capabilities = capabilities.CapabilitiesController()
         self.groups = groups.GroupsController()
         self.group_types = group_types.GroupTypesController()
+        self.group_snapshots = group_snapshots.GroupSnapshotsController()
         self.manageable_volumes = volume_manage.ManageableVolumesController(
             mv.MANAGE_EXISTING_LIST)
         self.resource_filters = resource_filters.ResourceFiltersController()

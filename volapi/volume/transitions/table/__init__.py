@@ -5,6 +5,7 @@ computed values) in :mod:`..blocks`. Only data: :mod:`..engine` applies it,
 :mod:`..doc` describes it."""
 from volapi.volume.transitions.table import attachments
 from volapi.volume.transitions.table import backups
+from volapi.volume.transitions.table import group_snapshots
 from volapi.volume.transitions.table import groups
 from volapi.volume.transitions.table import manage
 from volapi.volume.transitions.table import manager
@@ -23,8 +24,8 @@ from volapi.volume.transitions.table.shared import WORKER_TYPES  # noqa: F401
 
 TABLE = (volumes.TABLE + attachments.TABLE + snapshots.TABLE
          + transfers.TABLE + manage.TABLE + manager.TABLE
-         + groups.TABLE + reconciliation.TABLE + backups.TABLE
-         + reverts.TABLE)
+         + groups.TABLE + group_snapshots.TABLE + reconciliation.TABLE
+         + backups.TABLE + reverts.TABLE)
 
 TRANSITIONS = {t.name: t for t in TABLE}
 
