@@ -52,7 +52,6 @@ def _attributes_shown(context):
 def _show(context, backup):
     metadata = objects.Backup.metadata_of(context, [backup.id])
     return views.show(pecan.request, backup, metadata[backup.id],
-                      objects.Backup.with_dependents(context, [backup.id]),
                       _attributes_shown(context))
 
 
@@ -219,5 +218,4 @@ def _list(detailed):
                                          query['filters'])
     return views.collection(
         request, backups, metadata, detailed, query['limit'], count,
-        objects.Backup.with_dependents(context, ids) if detailed else (),
         detailed and _attributes_shown(context))

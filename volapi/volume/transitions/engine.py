@@ -287,7 +287,7 @@ MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
           'transfer': models.Transfer, 'backup': models.Backup,
           'group': models.Group}
 # The object class (in ``objects``) of each resource a Linked names.
-OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot', 'backup': 'Backup'}
 
 
 def reads_nothing(transition):

@@ -1,6 +1,7 @@
 """Worker side: the volume manager finishes what the API started."""
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
 from volapi.volume.transitions.blocks import TYPE_MULTIATTACH
+from volapi.volume.transitions.vocabulary import Linked
 from volapi.volume.transitions.vocabulary import NOW
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
@@ -9,6 +10,9 @@ from volapi.volume.transitions.vocabulary import Unchanged
 
 # The migration a worker ends is the one it copied for.
 MIGRATION_IN_FLIGHT = {'migration_status': 'migrating'}
+# A volume made from a backup was restored from it: its creation's end
+# ends the backup's restore too.
+FROM_BACKUP = (Linked('backup', 'backup_id', 'backup_restore_ended'),)
 
 
 TABLE = [
@@ -21,12 +25,12 @@ TABLE = [
                 'provider_location': Param('provider_location',
                                            optional=True),
                 'launched_at': Param('launched_at', default=NOW)},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'create_failed', 'volume', 'the backend could not make the volume',
         source=('creating',),
         values={'status': 'error'},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'extend_done', 'volume', 'the backend grew the volume',
         source=('extending',),
