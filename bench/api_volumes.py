@@ -3,8 +3,9 @@
 Calls the WSGI application directly (no HTTP server, no network), on a
 fresh SQLite database (or VOLAPI_BENCH_DB_URL, an empty database), and
 prints the median and 90th percentile of process CPU time per request for
-a few typical requests. Volume creates cast to an in-memory transport no
-worker serves.
+a few typical requests. A file-driver pool is reported to placement as a
+worker does at start-up, so creates are scheduled and claimed as in
+production; they cast to an in-memory transport no worker serves.
 
     python bench/api_volumes.py [requests-per-case]
 """
@@ -22,7 +23,10 @@ from oslo_config import cfg
 from db import migration
 from db import session
 from volapi import conf as volapi_conf  # noqa: F401 (registers options)
+from volapi import context
 from volapi.api import app as api_app
+from volapi.volume import pools
+from volapi.volume.drivers import file as file_driver
 
 CONF = cfg.CONF
 
@@ -76,6 +80,17 @@ def main():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def report_pool(workdir):
+    """A pool with room for every volume the bench makes."""
+    CONF.set_override('volumes_dir', os.path.join(workdir, 'volumes'),
+                      group='volume')
+    CONF.set_override('file_pools', ['bench:100000'], group='volume')
+    driver = file_driver.FileDriver(CONF)
+    driver.do_setup()
+    pools.PoolReporter(context.get_admin_context(), CONF, driver,
+                       'bench@file').report()
+
+
 def run(workdir):
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     url = os.environ.get('VOLAPI_BENCH_DB_URL')
@@ -84,6 +99,7 @@ def run(workdir):
     CONF.set_override('state_path', workdir)
     session.configure(url)
     migration.sync()
+    report_pool(workdir)
     application = api_app.setup_app(CONF)
     # The creates measured go beyond Cinder's default quota of 10.
     status, body = call(application, 'PUT', '/v3/os-quota-sets/project',
