@@ -6,6 +6,7 @@ transaction (``linked``), and the backup's ``workers`` row alone records
 the operation."""
 from db import conditions as cond
 from volapi.policies import backup_actions as backup_action_policies
+from volapi.policies import backups as backup_policies
 from volapi.volume.transitions.blocks import AFTER_OWN_RESTORE
 from volapi.volume.transitions.blocks import AFTER_RESTORE
 from volapi.volume.transitions.blocks import NAME_VALUES
@@ -64,6 +65,13 @@ TABLE = [
         'transaction of backup_create)',
         values={'status': 'creating'},
         creates=True, workers_row='track'),
+    Transition(
+        'backup_import', 'backup',
+        'POST /backups/import_record (admin): insert the backup a record '
+        'describes, available, with its metadata, its quota claim and '
+        '(for an incremental one) backup_parent_hold, in one transaction',
+        values={'status': 'available'},
+        policy=backup_policies.IMPORT, creates=True),
     Transition(
         'backup_update', 'backup',
         'PUT /backups/{id}: rename (and, from 3.43, the metadata rows in '
