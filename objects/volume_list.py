@@ -18,6 +18,7 @@ from objects import pagination
 VOLUMES = models.Volume.__table__
 METADATA = models.VolumeMetadata.__table__
 IMAGE_METADATA = models.VolumeGlanceMetadata.__table__
+ADMIN_METADATA = models.VolumeAdminMetadata.__table__
 ATTACHMENTS = models.VolumeAttachment.__table__
 TYPES = models.VolumeType.__table__
 _UTC = datetime.timezone.utc
@@ -34,9 +35,21 @@ _LIVE_VOLUME = sa.select(VOLUMES).where(
     VOLUMES.c.deleted == sa.false())
 _LIVE_PROJECT_VOLUME = _LIVE_VOLUME.where(
     VOLUMES.c.project_id == sa.bindparam('project_id'))
-_METADATA_OF = sa.select(METADATA.c.volume_id, METADATA.c.key,
-                         METADATA.c.value).where(
-    METADATA.c.volume_id.in_(sa.bindparam('ids', expanding=True)))
+# The admin metadata a volume's view shows in its metadata, over the
+# user's keys of the same name (Cinder's add_visible_admin_metadata).
+VISIBLE_ADMIN_KEYS = ('readonly', 'attached_mode')
+# Literals, not an expanding parameter: get_shown's statement runs on the
+# driver directly on PostgreSQL.
+_VISIBLE_ADMIN = ADMIN_METADATA.c.key.in_(
+    [sa.literal_column("'%s'" % key) for key in VISIBLE_ADMIN_KEYS])
+# A view's metadata: the user's (0) then the visible admin keys (1).
+_METADATA_OF = sa.union_all(*[
+    sa.select(table.c.volume_id, table.c.key, table.c.value,
+              sa.literal_column(str(kind))).where(
+        table.c.volume_id.in_(sa.bindparam('ids', expanding=True)),
+        *criteria)
+    for kind, table, criteria in ((0, METADATA, ()),
+                                  (1, ADMIN_METADATA, (_VISIBLE_ADMIN,)))])
 _IMAGE_METADATA_OF = sa.select(
     IMAGE_METADATA.c.volume_id, IMAGE_METADATA.c.key,
     IMAGE_METADATA.c.value).where(
@@ -59,9 +72,9 @@ SHOWN_COLUMNS = (
 _SHOWN_TIMES = ('created_at', 'updated_at')
 # One volume with its type's id and name and one metadata key and value per
 # row (a volume without metadata: one row of NULLs there), then one row per
-# key of its image metadata (only the kind, key and value set), in one
-# statement: each part reads its own index.
-_METADATA_KIND, _IMAGE_KIND = 0, 1
+# key of its image metadata and of its visible admin metadata (only the
+# kind, key and value set), in one statement: each part reads its own index.
+_METADATA_KIND, _IMAGE_KIND, _ADMIN_KIND = 0, 1, 2
 _VOLUME_PART = sa.select(
     *[VOLUMES.c[name] for name in SHOWN_COLUMNS], TYPES.c.id, TYPES.c.name,
     sa.literal_column(str(_METADATA_KIND)), METADATA.c.key,
@@ -70,17 +83,19 @@ _VOLUME_PART = sa.select(
     .outerjoin(METADATA, METADATA.c.volume_id == VOLUMES.c.id)).where(
     VOLUMES.c.id == sa.bindparam('volume_id'),
     VOLUMES.c.deleted == sa.false())
-_IMAGE_PART = sa.select(
-    *[sa.null() for _ in range(len(SHOWN_COLUMNS) + 2)],
-    sa.literal_column(str(_IMAGE_KIND)), IMAGE_METADATA.c.key,
-    IMAGE_METADATA.c.value).where(
-    IMAGE_METADATA.c.volume_id == sa.bindparam('volume_id'))
-_SHOWN = sa.union_all(_VOLUME_PART, _IMAGE_PART)
+_IMAGE_PART, _ADMIN_PART = [
+    sa.select(*[sa.null() for _ in range(len(SHOWN_COLUMNS) + 2)],
+              sa.literal_column(str(kind)), table.c.key, table.c.value).where(
+        table.c.volume_id == sa.bindparam('volume_id'), *criteria)
+    for kind, table, criteria in ((_IMAGE_KIND, IMAGE_METADATA, ()),
+                                  (_ADMIN_KIND, ADMIN_METADATA,
+                                   (_VISIBLE_ADMIN,)))]
+_SHOWN = sa.union_all(_VOLUME_PART, _IMAGE_PART, _ADMIN_PART)
 # Another project's volume reads no row of the first part: it is not
-# found, and the rows of the second are dropped.
+# found, and the rows of the others are dropped.
 _SHOWN_PROJECT = sa.union_all(
     _VOLUME_PART.where(VOLUMES.c.project_id == sa.bindparam('project_id')),
-    _IMAGE_PART)
+    _IMAGE_PART, _ADMIN_PART)
 
 
 def _volume_maker():
@@ -163,11 +178,11 @@ class ShownVolume:
         count = len(SHOWN_COLUMNS)
         type_id, type_name = first[count], first[count + 1]
         self.volume_type = None if type_id is None else TypeName(type_name)
-        kinds = {_METADATA_KIND: {}, _IMAGE_KIND: {}}
+        kinds = {_METADATA_KIND: {}, _IMAGE_KIND: {}, _ADMIN_KIND: {}}
         for row in rows:
             if row[count + 3] is not None:
                 kinds[int(row[count + 2])][row[count + 3]] = row[count + 4]
-        self.metadata = kinds[_METADATA_KIND]
+        self.metadata = dict(kinds[_METADATA_KIND], **kinds[_ADMIN_KIND])
         self.image_metadata = kinds[_IMAGE_KIND]
 
 
@@ -318,8 +333,10 @@ def load_details(context, volumes):
     type_ids = list({v.volume_type_id for v in volumes if v.volume_type_id})
     metadata, types = {}, {}
     with session.reader.connection.using(context) as conn:
-        for volume_id, key, value in conn.execute(_METADATA_OF,
-                                                  {'ids': ids}):
+        # The admin keys last: they win.
+        for volume_id, key, value, _kind in sorted(
+                conn.execute(_METADATA_OF, {'ids': ids}),
+                key=operator.itemgetter(3)):
             metadata.setdefault(volume_id, {})[key] = value
         attachments = load_attachments(context, volumes)
         if type_ids:

@@ -13,6 +13,7 @@ worker's endpoint the new version; a new major version breaks old workers):
           manage_existing, unmanage_volume (casts)
     1.5 - terminate_connector (call): os-terminate_connection
     1.6 - create_backup, delete_backup, restore_backup (casts)
+    1.9 - revert_to_snapshot (cast)
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
@@ -46,7 +47,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.6'
+RPC_API_VERSION = '1.9'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -62,7 +63,8 @@ SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'initialize_connection', 'get_capabilities',
         'manage_existing', 'unmanage_volume', 'get_manageable_volumes',
         'manage_existing_get_size', 'terminate_connector',
-        'create_backup', 'delete_backup', 'restore_backup')
+        'create_backup', 'delete_backup', 'restore_backup',
+        'revert_to_snapshot')
 
 
 def _volume_of(ctxt, snapshot):
@@ -141,6 +143,10 @@ class VolumeWorkerClient:
     def delete_snapshot(self, ctxt, snapshot):
         self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),
                            'delete_snapshot', snapshot=snapshot)
+
+    def revert_to_snapshot(self, ctxt, volume, snapshot):
+        self._cast_tracked(ctxt, volume, 'revert_to_snapshot',
+                           version='1.9', snapshot=snapshot)
 
     def create_backup(self, ctxt, backup, volume):
         self._cast_tracked(ctxt, volume, 'create_backup', version='1.6',

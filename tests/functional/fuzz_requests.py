@@ -159,6 +159,12 @@ VOLUME_EXAMPLES = {
                       'force': True, 'metadata': {'k': 'v'}}}],
     ('PUT', '/v3/snapshots/{snapshot_id}'): [
         {'snapshot': {'name': 's', 'description': 'd'}}],
+    ('POST', '/v3/snapshots/{snapshot_id}/metadata'): [
+        {'metadata': {'k': 'v'}}],
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata'): [
+        {'metadata': {'k': 'v'}}],
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata/{key}'): [
+        {'meta': {'<key>': 'v'}}],
     ('POST', '/v3/types'): [
         {'volume_type': {'name': 't', 'extra_specs': {'multiattach':
                                                       '<is> True'}}}],
@@ -206,7 +212,9 @@ VOLUME_EXAMPLES = {
         {'os-update_readonly_flag': {'readonly': True}},
         {'os-set_image_metadata': {'metadata': {'k': 'v'}}},
         {'os-unset_image_metadata': {'key': 'k'}},
-        {'os-show_image_metadata': None}],
+        {'os-show_image_metadata': None},
+        {'os-force_delete': None},
+        {'revert': {'snapshot_id': '<snapshot_id>'}}],
     ('POST', '/v3/volume-transfers'): [
         {'transfer': {'volume_id': '<volume_id>', 'name': 't'}},
         {'transfer': {'volume_id': '<volume_id>', 'no_snapshots': True}}],
@@ -221,7 +229,9 @@ VOLUME_EXAMPLES = {
         {'default_type': {'volume_type': '<type_id>'}}],
     ('*', '/v3/snapshots/{snapshot_id}/action'): [
         {'os-reset_status': {'status': 'available'}},
-        {'os-force_delete': None}],
+        {'os-force_delete': None},
+        {'os-update_snapshot_status': {'status': 'available',
+                                       'progress': '100%'}}],
     ('*', '/v3/attachments/{attachment_id}/action'): [
         {'os-complete': None}],
 }

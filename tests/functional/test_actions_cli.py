@@ -136,9 +136,9 @@ class CLITest(CinderClientTestCase):
                           'only; the Python API tests cover this backend')
         super().setUp()
 
-    def cinder(self, *args, check=True, version='3.44'):
+    def cinder(self, *args, check=True, version='3.44', **caller):
         return cinder_cli.run(self, self.endpoint, *args, check=check,
-                              version=version)
+                              version=version, **caller)
 
     field = staticmethod(cinder_cli.field)
 
@@ -176,3 +176,35 @@ class CLITest(CinderClientTestCase):
         self.assertEqual('in-use', api.volumes.get(volume.id).status)
         self.cinder('attachment-delete', attachment_id)
         self.assertEqual('available', api.volumes.get(volume.id).status)
+
+    def test_snapshot_metadata_revert_and_force_delete(self):
+        api = self.client()
+        volume = api.volumes.create(1)
+        self.wait_for_status(api.volumes, volume.id, 'available')
+        snapshot_id = self.field(self.cinder(
+            'snapshot-create', volume.id).stdout, 'id')
+        self.wait_for_status(api.volume_snapshots, snapshot_id, 'available')
+        self.cinder('snapshot-metadata', snapshot_id, 'set', 'a=1', 'b=2')
+        self.cinder('snapshot-metadata', snapshot_id, 'unset', 'a')
+        self.assertEqual({'b': '2'},
+                         api.volume_snapshots.get(snapshot_id).metadata)
+        self.assertEqual('2', self.field(self.cinder(
+            'snapshot-metadata-show', snapshot_id).stdout, 'b'))
+
+        self.cinder('revert-to-snapshot', snapshot_id, version='3.40')
+        self.wait_for_status(api.volume_snapshots, snapshot_id, 'available')
+        self.wait_for_status(api.volumes, volume.id, 'available')
+        self.cinder('readonly-mode-update', volume.id, 'True')
+        self.assertEqual('True', api.volumes.get(volume.id).metadata[
+            'readonly'])
+
+        self.cinder('snapshot-delete', snapshot_id)
+        vwf.wait_for(lambda: self.cinder('snapshot-list').stdout,
+                     lambda listed: snapshot_id not in listed)
+        api.volumes.reserve(volume)
+        refused = self.cinder('force-delete', volume.id, check=False)
+        self.assertIn('Policy doesn', refused.stdout + refused.stderr)
+        self.cinder('force-delete', volume.id, user='admin',
+                    project='admin')
+        vwf.wait_for(lambda: self.cinder('list', '--all-tenants').stdout,
+                     lambda listed: volume.id not in listed)

@@ -5,6 +5,8 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+import objects
+from tests import volume_rows as rows
 from tests.functional import api_fixtures
 
 
@@ -450,14 +452,47 @@ class UpdateDeleteTest(api_fixtures.APITestCase):
                                    status=400)
         self.fault(response, 400)
 
+    def test_force_delete_action(self):
+        """os-force_delete (admin, any microversion): from any status
+        but 'deleting', as DELETE ?force=true."""
+        volume_id = self.create_volume().json['volume']['id']
+        path = '/v3/volumes/%s/action' % volume_id
+        response = self.app.post_json(path, {'os-force_delete': None},
+                                      headers=self.owner, status=403)
+        self.fault(response, 403)
+        response = self.app.post_json(path, {'os-force_delete': {'x': 1}},
+                                      headers=api_fixtures.ADMIN, status=400)
+        self.fault(response, 400)
+        self.app.post_json(path, {'os-force_delete': {}},
+                           headers=dict(api_fixtures.ADMIN, **{
+                               'OpenStack-API-Version': 'volume 3.0'}),
+                           status=202)
+        self.assertEqual('deleting', self.app.get(
+            '/v3/volumes/%s' % volume_id,
+            headers=self.owner).json['volume']['status'])
+        response = self.app.post_json(path, {'os-force_delete': None},
+                                      headers=api_fixtures.ADMIN, status=400)
+        self.assertIn("must not be 'deleting'", self.fault(response, 400))
+        volume = rows.volume(self.context, project_id=self.project)
+        rows.snapshot(self.context, volume)
+        response = self.app.post_json(
+            '/v3/volumes/%s/action' % volume.id, {'os-force_delete': None},
+            headers=api_fixtures.ADMIN, status=400)
+        self.assertIn('snapshot', self.fault(response, 400))
+
 
 class MetadataTest(api_fixtures.APITestCase):
+    """/volumes/{id}/metadata; SnapshotMetadataTest runs the same on
+    /snapshots/{id}/metadata."""
 
     def setUp(self):
         super().setUp()
-        self.volume_id = self.create_volume(
-            metadata={'a': '1'}).json['volume']['id']
-        self.url = '/v3/volumes/%s/metadata' % self.volume_id
+        self.url = self.owner_url() + '/metadata'
+        self.app.put_json(self.url, {'metadata': {'a': '1'}},
+                          headers=self.owner)
+
+    def owner_url(self):
+        return '/v3/volumes/%s' % self.create_volume().json['volume']['id']
 
     def test_crud(self):
         self.assertEqual({'a': '1'}, self.app.get(
@@ -496,6 +531,48 @@ class MetadataTest(api_fixtures.APITestCase):
         self.fault(response, 400)
         self.app.get(self.url, headers=api_fixtures.caller('project-b'),
                      status=404)
+
+
+class VisibleAdminMetadataTest(api_fixtures.APITestCase):
+    """As Cinder's add_visible_admin_metadata: a volume's views show its
+    admin keys readonly and attached_mode in its metadata, over a user key
+    of that name; its metadata API shows the user's keys only."""
+
+    def test_readonly_in_the_views(self):
+        volume_id = self.create_volume(metadata={
+            'readonly': 'mine', 'k': 'v'}).json['volume']['id']
+        volume = objects.Volume.get_by_id(self.context, volume_id)
+        rows.admin_metadata(self.context, volume, 'readonly', 'True')
+        rows.admin_metadata(self.context, volume, 'hidden', 'x')
+        shown = {'readonly': 'True', 'k': 'v'}
+        path = '/v3/volumes/%s' % volume_id
+        self.assertEqual(shown, self.app.get(
+            path, headers=self.owner).json['volume']['metadata'])
+        self.assertEqual([shown], [v['metadata'] for v in self.app.get(
+            '/v3/volumes/detail', headers=self.owner).json['volumes']])
+        self.assertEqual(shown, self.app.put_json(
+            path, {'volume': {'name': 'n'}},
+            headers=self.owner).json['volume']['metadata'])
+        self.assertEqual({'readonly': 'mine', 'k': 'v'}, self.app.get(
+            path + '/metadata', headers=self.owner).json['metadata'])
+
+
+class SnapshotMetadataTest(MetadataTest):
+
+    def owner_url(self):
+        volume = rows.volume(self.context, project_id=self.project)
+        return '/v3/snapshots/%s' % rows.snapshot(self.context, volume).id
+
+    def test_in_any_status(self):
+        # As Cinder: a snapshot's metadata changes whatever its status.
+        volume = rows.volume(self.context, project_id=self.project)
+        for status in ('creating', 'deleting', 'error'):
+            url = '/v3/snapshots/%s/metadata' % rows.snapshot(
+                self.context, volume, status=status).id
+            self.app.post_json(url, {'metadata': {status: 'x'}},
+                               headers=self.owner)
+            self.assertEqual({status: 'x'}, self.app.get(
+                url, headers=self.owner).json['metadata'])
 
 
 class SummaryTest(api_fixtures.APITestCase):

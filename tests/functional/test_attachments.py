@@ -40,10 +40,10 @@ class AttachmentTestCase(api_fixtures.APITestCase):
                                   headers=headers or self.headers,
                                   status=status)
 
-    def complete(self, attachment_id, status=204, headers=None):
+    def complete(self, attachment_id, status=204, headers=None, value=None):
         return self.app.post_json(
             '/v3/attachments/%s/action' % attachment_id,
-            {'os-complete': None}, headers=headers or self.headers,
+            {'os-complete': value}, headers=headers or self.headers,
             status=status)
 
     def volume_status(self):
@@ -127,7 +127,7 @@ class ReserveTest(AttachmentTestCase):
                 self.fault(self.app.put_json(path, body,
                                              headers=self.headers,
                                              status=400), 400)
-        for body in ({'os-foo': None}, {'os-complete': {'x': 1}},
+        for body in ({'os-foo': None},
                      {'os-complete': None, 'os-foo': None}):
             with self.subTest(body=body):
                 self.fault(self.app.post_json(path + '/action', body,
@@ -300,6 +300,18 @@ class ConnectTest(ConnectedTestCase):
                                            attachment['id']),
                      lambda row: row is None)
         self.assertEqual(1, self.terminations())
+
+    def test_complete_takes_any_value(self):
+        # As Cinder: openstacksdk sends the attachment's id.
+        for value in ('id', {'x': 1}, {}):
+            with self.subTest(value=value):
+                self.volume = self.available_volume()
+                attachment = self.create(connector=CONNECTOR).json[
+                    'attachment']
+                self.complete(attachment['id'], value=(
+                    attachment['id'] if value == 'id' else value))
+                self.assertEqual(('in-use', 'attached'),
+                                 self.volume_status())
 
     def test_reserve_then_update_then_complete(self):
         attachment = self.create().json['attachment']

@@ -376,3 +376,64 @@ class AdminActionsTest(SnapshotTestCase):
         self.fault(self.app.post_json(
             '/v3/snapshots/%s/action' % uuid.uuid4(),
             {'os-force_delete': {}}, headers=ADMIN, status=404), 404)
+
+
+class UpdateSnapshotStatusTest(SnapshotTestCase):
+    """os-update_snapshot_status: the service making or deleting the data
+    (a compute's assisted snapshot, the owner's credentials) reports status
+    and progress within Cinder's status map."""
+
+    def setUp(self):
+        super().setUp()
+        self.snapshot = rows.snapshot(self.context, self.volume,
+                                      status='creating')
+        self.path = '/v3/snapshots/%s/action' % self.snapshot.id
+
+    def update(self, argument, expect=202, headers=None):
+        return self.app.post_json(
+            self.path, {'os-update_snapshot_status': argument},
+            headers=headers or self.owner, status=expect)
+
+    def test_progress_then_available(self):
+        rows.insert(self.context, models.Worker, resource_type='Snapshot',
+                    resource_id=self.snapshot.id, status='creating')
+        self.update({'status': 'creating', 'progress': '40%'})
+        row = self.snapshot_row(self.snapshot.id)
+        self.assertEqual(('creating', '40%'), (row['status'],
+                                               row['progress']))
+        self.assertEqual('creating', rows.worker_status(
+            self.context, 'snapshot', self.snapshot.id))
+        self.update({'status': 'available', 'progress': '100%'})
+        row = self.snapshot_row(self.snapshot.id)
+        self.assertEqual(('available', '100%'), (row['status'],
+                                                 row['progress']))
+        # The operation it recorded is over.
+        self.assertIsNone(rows.worker_status(self.context, 'snapshot',
+                                             self.snapshot.id))
+        self.assertEqual(
+            'Snapshot status available not allowed for '
+            'update_snapshot_status',
+            self.fault(self.update({'status': 'error'}, 400), 400))
+
+    def test_refusals(self):
+        self.assertEqual(
+            'Provided snapshot status error_deleting not allowed for '
+            'snapshot with status creating.',
+            self.fault(self.update({'status': 'error_deleting'}, 400), 400))
+        for argument in ({}, {'status': 'error', 'progress': '101%'},
+                         {'status': 'error', 'progress': 'half'},
+                         {'status': 'error', 'x': 1}):
+            with self.subTest(argument=argument):
+                self.fault(self.update(argument, 400), 400)
+        self.fault(self.update({'status': 'error'}, 404,
+                               api_fixtures.caller('project-b')), 404)
+        self.assertEqual('creating', self.snapshot_row(self.snapshot.id)[
+            'status'])
+
+    def test_deleting_to_error_deleting(self):
+        deleting = rows.snapshot(self.context, self.volume,
+                                 status='deleting')
+        self.path = '/v3/snapshots/%s/action' % deleting.id
+        self.update({'status': 'error_deleting'})
+        self.assertEqual('error_deleting',
+                         self.snapshot_row(deleting.id)['status'])

@@ -64,7 +64,7 @@ def _volume(w, template, body=None):
 
 
 def _snapshot(w, template, body=None):
-    return (_path(template, snapshot_id=w['snapshot']), body,
+    return (_path(template, snapshot_id=w['snapshot'], key='k'), body,
             [w['snapshot']])
 
 
@@ -304,6 +304,27 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/snapshots/{snapshot_id}'): (
         lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}'),
         expect(202, 404, 202)),
+    ('GET', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata'),
+        expect(200, 404, 200)),
+    ('POST', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata',
+                            {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata',
+                            {'metadata': {'a': 'b'}}),
+        expect(200, 404, 200)),
+    ('GET', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}'),
+        expect(200, 404, 200)),
+    ('PUT', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}',
+                            {'meta': {'k': 'w'}}),
+        expect(200, 404, 200)),
+    ('DELETE', '/v3/snapshots/{snapshot_id}/metadata/{key}'): (
+        lambda w: _snapshot(w, '/v3/snapshots/{snapshot_id}/metadata/{key}'),
+        expect(200, 404, 200)),
     ('GET', '/v3/backups'): (
         lambda w: ('/v3/backups?marker=%s' % w['backup'], None,
                    [w['backup']]), expect(200, 404, 404)),
@@ -425,6 +446,8 @@ VOLUME_MATRIX = {
     ('GET', '/v3/extensions/{alias}'): (
         lambda w: ('/v3/extensions/os-services', None, []),
         expect(200, 200, 200)),
+    ('GET', '/v3/resource_filters'): (
+        lambda w: ('/v3/resource_filters', None, []), expect(200, 200, 200)),
     ('GET', '/v3/os-availability-zone'): (
         lambda w: ('/v3/os-availability-zone', None, []),
         expect(200, 200, 200)),
@@ -530,6 +553,10 @@ ACTION_MATRIX = {
         expect(403, 404, 202)),
     (_VOLUME_ACTION, 'os-reset_status'): (
         {'status': 'error'}, 'volume', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'os-force_delete'): (
+        None, 'attaching', expect(403, 404, 202)),
+    (_VOLUME_ACTION, 'revert'): (
+        {'snapshot_id': '<snapshot>'}, 'volume', expect(202, 404, 202)),
     # The world's volume has a snapshot: the admin's is refused.
     (_VOLUME_ACTION, 'os-unmanage'): (
         None, 'volume', expect(403, 404, 400)),
@@ -557,6 +584,9 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    # The world's snapshot is available: not a status to update.
+    ('/v3/snapshots/{snapshot_id}/action', 'os-update_snapshot_status'): (
+        {'status': 'error'}, 'snapshot', expect(400, 404, 400)),
     ('/v3/backups/{backup_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'backup', expect(403, 404, 202)),
     ('/v3/backups/{backup_id}/action', 'os-force_delete'): (
@@ -570,6 +600,8 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/groups/{group_id}/action', 'delete'): (
         {}, 'group', expect(202, 404, 202)),
+    ('/v3/groups/{group_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group', expect(403, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
@@ -632,6 +664,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                      connected_volume):
             self.driver.create_volume(made)
         snapshot = rows.snapshot(context, volume)
+        rows.insert(context, models.SnapshotMetadata,
+                    snapshot_id=snapshot.id, key='k', value='v')
         self.driver.create_snapshot(snapshot, volume)
         backup = rows.backup(context, volume,
                              service=file_driver.FileDriver.backup_service)

@@ -59,6 +59,7 @@ REDRIVE = {
     (VOLUME, 'unmanaging'): ('_unmanage_volume', ()),
     (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
+    (SNAPSHOT, 'restoring'): ('_revert_to_snapshot', ()),
     (ATTACHMENT, 'terminating'): ('_terminate_connection', ()),
 }
 REDRIVE.update(backup_manager.REDRIVE)
@@ -355,6 +356,18 @@ class VolumeManager(backup_manager.BackupOperations):
 
         return ('deleting', work, 'snapshot_delete_done',
                 'snapshot_delete_failed')
+
+    def revert_to_snapshot(self, context, snapshot):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._revert_to_snapshot(context, snapshot))
+
+    def _revert_to_snapshot(self, context, snapshot):
+        def work():
+            volume = objects.Volume.get_by_id(context, snapshot.volume_id)
+            self.driver.revert_to_snapshot(volume, snapshot)
+
+        return ('restoring', work, 'snapshot_revert_done',
+                'snapshot_revert_failed')
 
     # -- existing storage: cinder manage / unmanage ---------------------------
     def manage_existing(self, context, volume, reference):

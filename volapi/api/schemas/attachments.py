@@ -43,5 +43,6 @@ update = types.single_key('attachment', {
     'additionalProperties': False,
 })
 
-# POST /attachments/{id}/action: {"os-complete": null}
-complete = {'type': ['null', 'object'], 'additionalProperties': False}
+# POST /attachments/{id}/action: {"os-complete": <anything>}. Cinder
+# validates no value: openstacksdk sends the attachment's id, others null.
+complete = {}

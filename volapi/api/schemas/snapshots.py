@@ -44,3 +44,15 @@ reset_status = {
 }
 
 force_delete = volume_actions.no_arguments
+
+# os-update_snapshot_status: a status, and a progress "<0-100>%" as
+# Cinder's 'progress' format.
+update_snapshot_status = {
+    'type': 'object',
+    'properties': {'status': {'type': 'string', 'minLength': 1,
+                              'maxLength': 255},
+                   'progress': {'type': 'string',
+                                'pattern': '^(100|[1-9]?[0-9])%$'}},
+    'required': ['status'],
+    'additionalProperties': False,
+}

@@ -123,3 +123,9 @@ unset_image_metadata = types.single_key('key', types.name)
 
 # Cinder takes any value (cinderclient sends null).
 show_image_metadata = {}
+
+# revert (3.40): as Cinder's, other keys ignored; a missing or null
+# snapshot_id is refused as not the latest snapshot.
+revert = {'type': 'object',
+          'properties': {'snapshot_id': {'type': ['string', 'null'],
+                                         'maxLength': 255}}}

@@ -17,6 +17,7 @@ from volapi.api.v3 import limits
 from volapi.api.v3 import messages
 from volapi.api.v3 import qos_specs
 from volapi.api.v3 import quotas
+from volapi.api.v3 import resource_filters
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
 from volapi.api.v3 import snapshots
@@ -47,6 +48,7 @@ class Resources:
         self.group_types = group_types.GroupTypesController()
         self.manageable_volumes = volume_manage.ManageableVolumesController(
             mv.MANAGE_EXISTING_LIST)
+        self.resource_filters = resource_filters.ResourceFiltersController()
         # Cinder's names are not identifiers.
         setattr(self, 'default-types',
                 default_types.DefaultTypesController())

@@ -16,6 +16,7 @@ from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
+from volapi.api.v3 import metadata
 from volapi.api.schemas import snapshots as schemas
 from volapi.api.views import snapshots as views
 from volapi.policies import snapshots as policies
@@ -50,6 +51,8 @@ class SnapshotController:
 
     def __init__(self, snapshot_id):
         self.snapshot_id = snapshot_id
+        self.metadata = metadata.MetadataController(metadata.SNAPSHOT,
+                                                    snapshot_id)
 
     index = rest.by_method()
 
@@ -97,6 +100,11 @@ def _reset_status(context, snapshot_id, argument, **call):
                               **call)
 
 
+def _update_status(context, snapshot_id, argument, **call):
+    snapshot_api.update_status(context, snapshot_id, argument['status'],
+                               argument.get('progress'), **call)
+
+
 def _force_delete(context, snapshot_id, argument, **call):
     snapshot_api.delete(context, snapshot_id, force=True, **call)
 
@@ -107,6 +115,8 @@ _ACTIONS = {
                         _reset_status),
     'os-force_delete': (schemas.force_delete, policies.FORCE_DELETE,
                         _force_delete),
+    'os-update_snapshot_status': (schemas.update_snapshot_status,
+                                  policies.UPDATE_STATUS, _update_status),
 }
 
 

@@ -24,6 +24,8 @@ from volapi import request_text
 from volapi.volume import api as volume_api
 
 CONF = volapi_conf.CONF
+# The list's filters (is_public an admin's only, as in Cinder).
+FILTERS = ('is_public', 'extra_specs')
 SORT_KEYS = ('id', 'name', 'description', 'is_public', 'created_at',
              'updated_at')
 

@@ -29,6 +29,7 @@ from volapi.volume import connections
 from volapi.volume import image_metadata
 from volapi.volume import manage
 from volapi.volume import migrations
+from volapi.volume import snapshots as snapshot_api
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +45,8 @@ class Action:
     read_free: bool = False
     # The status of an answer without a body.
     empty_status: int = 202
+    # The microversion the action came with (before it: Cinder's 404).
+    min_version: tuple = None
 
 
 # Each handler calls the service with ``call``: the request's version and
@@ -160,6 +163,22 @@ def _show_image_metadata(context, volume_id, argument, version=None,
                                            authorize=authorize)}
 
 
+def _force_delete(context, volume_id, argument, authorize=None, **call):
+    # Cinder checks the delete policy too (its delete does).
+    may_delete = policy.authorizer(context, volume_policies.DELETE)
+
+    def both(volume):
+        may_delete(volume)
+        authorize(volume)
+
+    volume_api.delete(context, volume_id, force=True, authorize=both, **call)
+
+
+def _revert(context, volume_id, argument, **call):
+    snapshot_api.revert(context, volume_id, argument.get('snapshot_id'),
+                        **call)
+
+
 def _extend_rule(volume):
     return (policies.EXTEND_ATTACHED if volume.status == 'in-use'
             else policies.EXTEND)
@@ -183,6 +202,10 @@ ACTIONS = {
         _terminate_connection),
     'os-force_detach': Action(schemas.force_detach, policies.FORCE_DETACH,
                               _force_detach),
+    'revert': Action(schemas.revert, policies.REVERT, _revert,
+                     min_version=microversion.VOLUME_REVERT),
+    'os-force_delete': Action(schemas.no_arguments,
+                              volume_policies.FORCE_DELETE, _force_delete),
     'os-reset_status': Action(schemas.reset_status, policies.RESET_STATUS,
                               _reset_status),
     'os-unmanage': Action(schemas.no_arguments, manage_policies.UNMANAGE,
@@ -216,6 +239,8 @@ def dispatch(request, context, volume_id, name, argument):
     action = ACTIONS.get(name)
     if action is None:
         raise common.no_such_action(name)
+    if action.min_version is not None:
+        common.require_version(request, action.min_version)
     validation.validate(action.versioned_schema(request.api_version)
                         if action.versioned_schema else action.schema,
                         argument)

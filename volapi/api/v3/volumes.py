@@ -15,7 +15,7 @@ from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volumes as schemas
 from volapi.api.v3 import filters
-from volapi.api.v3 import volume_metadata
+from volapi.api.v3 import metadata
 from volapi.api.views import volumes as views
 from volapi import conf as volapi_conf
 from volapi.policies import volumes as volume_policies
@@ -36,7 +36,8 @@ class VolumeController:
 
     def __init__(self, volume_id):
         self.volume_id = volume_id
-        self.metadata = volume_metadata.MetadataController(volume_id)
+        self.metadata = metadata.MetadataController(metadata.VOLUME,
+                                                    volume_id)
 
     index = rest.by_method()
 

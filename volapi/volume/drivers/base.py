@@ -151,6 +151,13 @@ class VolumeDriver(abc.ABC):
     def delete_snapshot(self, snapshot):
         """Remove the snapshot's storage; one that has none is no error."""
 
+    def revert_to_snapshot(self, volume, snapshot):
+        """Make ``volume``'s data ``snapshot``'s again (the snapshot is
+        the volume's latest, of its size). Idempotent: a revert repeated
+        after a crash writes the same data."""
+        raise NotImplementedError(
+            '%s cannot revert a volume to a snapshot' % type(self).__name__)
+
     # -- backups ------------------------------------------------------------
     def create_backup(self, backup, volume, snapshot=None):
         """Copy the data of ``volume`` (or of its ``snapshot``) into

@@ -241,6 +241,11 @@ class FileDriver(base.VolumeDriver):
     def delete_snapshot(self, snapshot):
         _remove(self.snapshot_path(snapshot))
 
+    def revert_to_snapshot(self, volume, snapshot):
+        # Atomic: the volume's file is the old data or the snapshot's.
+        copy_file(self.snapshot_path(snapshot, volume),
+                  self.volume_path(volume))
+
     # -- backups --------------------------------------------------------------
     # Cinder's name for what keeps a backup (its posix driver's).
     backup_service = 'volapi.volume.drivers.file'

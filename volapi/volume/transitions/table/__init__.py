@@ -9,6 +9,7 @@ from volapi.volume.transitions.table import groups
 from volapi.volume.transitions.table import manage
 from volapi.volume.transitions.table import manager
 from volapi.volume.transitions.table import reconciliation
+from volapi.volume.transitions.table import reverts
 from volapi.volume.transitions.table import snapshots
 from volapi.volume.transitions.table import transfers
 from volapi.volume.transitions.table import volumes
@@ -22,7 +23,8 @@ from volapi.volume.transitions.table.shared import WORKER_TYPES  # noqa: F401
 
 TABLE = (volumes.TABLE + attachments.TABLE + snapshots.TABLE
          + transfers.TABLE + manage.TABLE + manager.TABLE
-         + groups.TABLE + reconciliation.TABLE + backups.TABLE)
+         + groups.TABLE + reconciliation.TABLE + backups.TABLE
+         + reverts.TABLE)
 
 TRANSITIONS = {t.name: t for t in TABLE}
 
@@ -49,6 +51,7 @@ CLEANUP = {
     ('Volume', 'unmanaging'): 'unmanage_failed',
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
+    ('Snapshot', 'restoring'): 'snapshot_revert_failed',
     ('Backup', 'creating'): 'backup_create_failed',
     ('Backup', 'deleting'): 'backup_delete_failed',
     ('Backup', 'restoring'): 'backup_restore_failed',

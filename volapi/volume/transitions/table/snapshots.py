@@ -7,9 +7,19 @@ from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 
 
+# os-update_snapshot_status: {a status: the requested statuses it may
+# go to}, Cinder's status_map.
+UPDATE_STATUS_MAP = {'creating': ('creating', 'available', 'error'),
+                     'deleting': ('deleting', 'error_deleting')}
+
 TABLE = [
     Transition(
         'snapshot_update', 'snapshot', 'PUT /snapshots/{id}: rename',
+        values=NAME_VALUES),
+    Transition(
+        'snapshot_update_metadata', 'snapshot',
+        'the snapshot metadata API: the rows are set, replaced or deleted '
+        'in the same transaction (in any status, as Cinder)',
         values=NAME_VALUES),
     Transition(
         'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
@@ -29,6 +39,29 @@ TABLE = [
         values={'status': Param('status')},
         policy=snapshot_policies.RESET_STATUS,
         workers_row='finish'),
+    Transition(
+        'snapshot_progress', 'snapshot',
+        'os-update_snapshot_status to the status it has: its progress',
+        source=tuple(UPDATE_STATUS_MAP),
+        expect={'status': Param('status')},
+        values={'progress': Param('progress', optional=True)},
+        policy=snapshot_policies.UPDATE_STATUS),
+    Transition(
+        'snapshot_created_elsewhere', 'snapshot',
+        'os-update_snapshot_status: the service that made the snapshot '
+        '(a compute\'s assisted snapshot) says it is available or failed',
+        source=('creating',),
+        values={'status': Param('status'),
+                'progress': Param('progress', optional=True)},
+        policy=snapshot_policies.UPDATE_STATUS, workers_row='finish'),
+    Transition(
+        'snapshot_delete_failed_elsewhere', 'snapshot',
+        'os-update_snapshot_status: the service deleting the snapshot '
+        'says it failed',
+        source=('deleting',),
+        values={'status': 'error_deleting',
+                'progress': Param('progress', optional=True)},
+        policy=snapshot_policies.UPDATE_STATUS, workers_row='finish'),
     Transition(
         'snapshot_cascade_delete', 'snapshot',
         'DELETE /volumes/{id}?cascade=true takes each snapshot along',

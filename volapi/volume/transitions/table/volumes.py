@@ -104,11 +104,12 @@ TABLE = [
         workers_row='track'),
     Transition(
         'force_delete', 'volume',
-        'DELETE /volumes/{id}?force=true: start deleting from any status',
+        'os-force_delete, and DELETE /volumes/{id}?force=true (3.23): start '
+        'deleting from any status',
         expect=dict({'status': cond.Not('deleting')}, **DELETE_EXPECT),
         requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
         values=DELETE_VALUES,
-        min_version=mv.VOLUME_DELETE_FORCE, policy=volume_policies.FORCE_DELETE,
+        policy=volume_policies.FORCE_DELETE,
         workers_row='track'),
     Transition(
         'extend', 'volume', 'os-extend: start growing the volume',
