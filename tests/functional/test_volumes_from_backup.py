@@ -137,6 +137,17 @@ class CreateFromBackupTest(FromBackupTestCase):
                           for v in (first, second)])
         self.assertEqual('available', self.backup_row(backup_id)['status'])
 
+    def test_a_force_delete_ends_the_restore(self):
+        backup_id = self.available_backup(size=1)
+        volume_id = self.from_backup(backup_id).json['volume']['id']
+        self.app.post_json('/v3/volumes/%s/action' % volume_id,
+                           {'os-force_delete': {}}, headers=ADMIN,
+                           status=202)
+        # Nothing restores it any more: the backup may go.
+        self.assertEqual('available', self.backup_row(backup_id)['status'])
+        self.app.delete('/v3/backups/%s' % backup_id, headers=self.owner,
+                        status=202)
+
     def test_restore_refused_while_volumes_are_made(self):
         backup_id = self.available_backup(size=1)
         self.from_backup(backup_id)

@@ -56,9 +56,10 @@ def create(context, volume_id, name=None, description=None, container=None,
            availability_zone=None, version=None, authorize=None):
     """Start backing up the volume (or its snapshot ``snapshot_id``).
     ``incremental``: the backup's parent is the volume's latest available
-    backup (see objects.Backup.latest_available), held in the
-    transaction (a concurrent delete of it conflicts, and its own delete
-    is refused while the child lives). Returns the backup."""
+    backup (see objects.Backup.latest_available), which counts its child
+    in the same transaction (a concurrent delete of the parent conflicts,
+    and a later one is refused while the child lives). Returns the
+    backup."""
     backup = objects.Backup(
         context, id=str(uuid.uuid4()), volume_id=volume_id,
         snapshot_id=snapshot_id, user_id=context.user_id,
@@ -98,7 +99,8 @@ def create(context, volume_id, name=None, description=None, container=None,
 
 
 def _parent_hold(context, backup, volume, before=None):
-    """Name the parent of the incremental ``backup``; its hold."""
+    """Name the parent of the incremental ``backup``; the step that
+    counts the child in it."""
     parent = objects.Backup.latest_available(
         context, volume.id, context.project_id, before)
     if parent is None:

@@ -1,18 +1,15 @@
 """Worker side: the volume manager finishes what the API started."""
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
 from volapi.volume.transitions.blocks import TYPE_MULTIATTACH
-from volapi.volume.transitions.vocabulary import Linked
 from volapi.volume.transitions.vocabulary import NOW
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 from volapi.volume.transitions.vocabulary import Unchanged
+from volapi.volume.transitions.table.shared import FROM_BACKUP
 
 
 # The migration a worker ends is the one it copied for.
 MIGRATION_IN_FLIGHT = {'migration_status': 'migrating'}
-# A volume made from a backup was restored from it: its creation's end
-# ends the backup's restore too.
-FROM_BACKUP = (Linked('backup', 'backup_id', 'backup_restore_ended'),)
 
 
 TABLE = [
