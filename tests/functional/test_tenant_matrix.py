@@ -263,6 +263,12 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/volumes/{volume_id}'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}?cascade=true'),
         expect(202, 404, 202)),
+    ('GET', '/v3/volumes/{volume_id}/encryption'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption'),
+        expect(200, 404, 200)),
+    ('GET', '/v3/volumes/{volume_id}/encryption/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption/{key}'),
+        expect(404, 404, 404)),
     ('GET', '/v3/volumes/{volume_id}/metadata'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata'),
         expect(200, 404, 200)),
@@ -389,6 +395,23 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
     ('DELETE', '/v3/types/{type_id}'): (
         lambda w: _type(w, '/v3/types/{type_id}'), expect(403, 403, 202)),
+    ('GET', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption'),
+        expect(403, 403, 200)),
+    ('POST', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption',
+                        {'encryption': {'provider': 'luks'}}),
+        expect(403, 403, 400)),
+    ('GET', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}',
+                        {'encryption': {'cipher': 'c'}}),
+        expect(403, 403, 404)),
+    ('DELETE', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
     ('GET', '/v3/types/{type_id}/extra_specs'): (
         lambda w: _type(w, '/v3/types/{type_id}/extra_specs'),
         expect(200, 200, 200)),
@@ -420,6 +443,13 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/os-services/disable',
                    {'host': 'nowhere', 'binary': 'volapi-volume'}, []),
         expect(403, 403, 404)),
+    ('PUT', '/v3/os-services/get-log'): (
+        lambda w: ('/v3/os-services/get-log', {'prefix': 'volapi.api'}, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/set-log'): (
+        lambda w: ('/v3/os-services/set-log',
+                   {'level': 'info', 'prefix': 'volapi.nothing'}, []),
+        expect(403, 403, 202)),
     ('PUT', '/v3/os-services/disable-log-reason'): (
         lambda w: ('/v3/os-services/disable-log-reason',
                    {'host': 'nowhere', 'binary': 'volapi-volume',
@@ -618,6 +648,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
+                     '/v3/os-services/get-log': 'PUT',
+                     '/v3/os-services/set-log': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
                      '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',
