@@ -140,7 +140,8 @@ class Volume(SoftDeleteMixin, Base):
     __tablename__ = 'volumes'
     __table_args__ = (sa.Index('volumes_project_id_deleted_idx',
                                'project_id', 'deleted'),
-                      sa.Index('volumes_group_id_idx', 'group_id'))
+                      sa.Index('volumes_group_id_idx', 'group_id'),
+                      sa.Index('volumes_backup_id_idx', 'backup_id'))
     cas_name = 'volume'
     id = sa.Column(UUID, primary_key=True)
     user_id = sa.Column(NAME)
@@ -165,6 +166,9 @@ class Volume(SoftDeleteMixin, Base):
     volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'))
     source_volid = sa.Column(UUID)
     snapshot_id = sa.Column(UUID)
+    # The backup the volume is created from (restored from while it is
+    # 'creating').
+    backup_id = sa.Column(UUID)
     bootable = sa.Column(sa.Boolean, default=False, nullable=False)
     multiattach = sa.Column(sa.Boolean, default=False, nullable=False)
     provider_location = sa.Column(NAME)
@@ -346,6 +350,9 @@ class Backup(SoftDeleteMixin, Base):
     size = sa.Column(sa.Integer, nullable=False)
     object_count = sa.Column(sa.Integer)
     parent_id = sa.Column(UUID)
+    # Live incremental backups whose parent it is (a delete requires 0).
+    num_dependent_backups = sa.Column(sa.Integer, nullable=False,
+                                      default=0, server_default='0')
     data_timestamp = sa.Column(DateTime)
 
 

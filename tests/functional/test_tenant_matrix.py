@@ -9,6 +9,7 @@ For another project, a resource of the owner is exactly an unknown id:
 same status, same body but for the id (a path item, a marker, an id in a
 body), so that no answer tells whether another tenant's id exists.
 """
+import base64
 import datetime
 import json
 import uuid
@@ -22,6 +23,7 @@ from tests.functional import api_routes
 from tests.functional import test_placement_base
 from tests.functional import volume_worker_fixture
 from volapi.volume import transfers
+from volapi.volume.drivers import file as file_driver
 
 VERSION = '3.67'
 CALLERS = {
@@ -68,6 +70,16 @@ def _snapshot(w, template, body=None):
 
 def _backup(w, template, body=None):
     return _path(template, backup_id=w['backup']), body, [w['backup']]
+
+
+def _import_body():
+    """A backup record of a new id (what an export gives)."""
+    record = {'id': str(uuid.uuid4()), 'size': 1, 'object_count': 1,
+              'display_name': 'imported', 'display_description': None,
+              'container': None, 'service_metadata': None}
+    return {'backup-record': {
+        'backup_service': file_driver.FileDriver.backup_service,
+        'backup_url': base64.b64encode(json.dumps(record).encode()).decode()}}
 
 
 def _attachment(w, template, body=None, which='attachment'):
@@ -373,6 +385,12 @@ VOLUME_MATRIX = {
         lambda w: _backup(w, '/v3/backups/{backup_id}/restore',
                           {'restore': {'volume_id': w['restore_to']}}),
         expect(202, 404, 202)),
+    ('GET', '/v3/backups/{backup_id}/export_record'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}/export_record'),
+        expect(403, 404, 200)),
+    ('POST', '/v3/backups/import_record'): (
+        lambda w: ('/v3/backups/import_record', _import_body(), []),
+        expect(403, 403, 201)),
     ('GET', '/v3/attachments'): (
         lambda w: ('/v3/attachments?marker=%s' % w['attachment'], None,
                    [w['attachment']]), expect(200, 404, 404)),
@@ -655,6 +673,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/backups/detail': 'GET',
                      '/v3/backups/{backup_id}/restore': 'POST',
+                     '/v3/backups/{backup_id}/export_record': 'GET',
+                     '/v3/backups/import_record': 'POST',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
                      '/v3/clusters/enable': 'PUT',
@@ -713,7 +733,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         rows.insert(context, models.SnapshotMetadata,
                     snapshot_id=snapshot.id, key='k', value='v')
         self.driver.create_snapshot(snapshot, volume)
-        backup = rows.backup(context, volume)
+        backup = rows.backup(context, volume,
+                             service=file_driver.FileDriver.backup_service)
         self.driver.create_backup(backup, volume)
         restore_to = rows.volume(context, project_id='project-a')
         self.driver.create_volume(restore_to)

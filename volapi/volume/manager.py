@@ -226,6 +226,11 @@ class VolumeManager(backup_manager.BackupOperations):
                 source = objects.Volume.get_by_id(context,
                                                   volume.source_volid)
                 values = self.driver.create_cloned_volume(volume, source)
+            elif volume.backup_id:
+                # The restore's own path: the driver makes the volume
+                # with the backup's data.
+                backup = objects.Backup.get_by_id(context, volume.backup_id)
+                values = self.driver.restore_backup(backup, volume)
             else:
                 values = self.driver.create_volume(volume)
             # The pool the API scheduled the volume to (older volumes:

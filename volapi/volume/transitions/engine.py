@@ -296,7 +296,7 @@ MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
           'transfer': models.Transfer, 'backup': models.Backup,
           'group': models.Group, 'group_snapshot': models.GroupSnapshot}
 # The object class (in ``objects``) of each resource a Linked names.
-OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot',
+OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot', 'backup': 'Backup',
            'group_snapshot': 'GroupSnapshot'}
 
 

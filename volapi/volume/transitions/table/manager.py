@@ -6,6 +6,7 @@ from volapi.volume.transitions.vocabulary import Linked
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 from volapi.volume.transitions.vocabulary import Unchanged
+from volapi.volume.transitions.table.shared import FROM_BACKUP
 
 
 # The migration a worker ends is the one it copied for.
@@ -29,12 +30,12 @@ TABLE = [
                 'provider_location': Param('provider_location',
                                            optional=True),
                 'launched_at': Param('launched_at', default=NOW)},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'create_failed', 'volume', 'the backend could not make the volume',
         source=('creating',),
         values={'status': 'error'},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'extend_done', 'volume', 'the backend grew the volume',
         source=('extending',),
