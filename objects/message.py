@@ -15,10 +15,40 @@ MESSAGES = models.Message.__table__
 # Cinder's [DEFAULT] message_ttl: 30 days.
 TTL = datetime.timedelta(seconds=2592000)
 
-# Cinder's message_field: (id, words).
+# Cinder's message_field: (id, words). Resource types:
+VOLUME = 'VOLUME'
+VOLUME_SNAPSHOT = 'VOLUME_SNAPSHOT'
+VOLUME_BACKUP = 'VOLUME_BACKUP'
+# Actions:
 SCHEDULE_ALLOCATE_VOLUME = ('001', 'schedule allocate volume')
+EXTEND_VOLUME = ('007', 'extend volume')
+CREATE_VOLUME_FROM_BACKEND = ('008', 'create volume from backend storage')
+SNAPSHOT_CREATE = ('009', 'create snapshot')
+SNAPSHOT_DELETE = ('010', 'delete snapshot')
+BACKUP_CREATE = ('013', 'create backup')
+BACKUP_DELETE = ('014', 'delete backup')
+BACKUP_RESTORE = ('015', 'restore backup')
+# Details:
 NO_BACKEND_AVAILABLE = ('003',
                         'Could not find any available weighted backend.')
+DRIVER_FAILED_EXTEND = ('010', 'Volume Driver failed to extend volume.')
+DRIVER_FAILED_CREATE = ('012', 'Driver failed to create the volume.')
+SNAPSHOT_CREATE_ERROR = ('013', 'Snapshot failed to create.')
+SNAPSHOT_DELETE_ERROR = ('016', 'Snapshot failed to delete.')
+BACKUP_CREATE_DRIVER_ERROR = ('020', 'Backup driver failed to create '
+                                     'backup.')
+BACKUP_DELETE_DRIVER_ERROR = ('025', 'Backup driver failed to delete '
+                                     'backup.')
+BACKUP_RESTORE_ERROR = ('026', 'Backup driver failed to restore backup.')
+
+_ACTIONS = dict((SCHEDULE_ALLOCATE_VOLUME, EXTEND_VOLUME,
+                 CREATE_VOLUME_FROM_BACKEND, SNAPSHOT_CREATE,
+                 SNAPSHOT_DELETE, BACKUP_CREATE, BACKUP_DELETE,
+                 BACKUP_RESTORE))
+_DETAILS = dict((NO_BACKEND_AVAILABLE, DRIVER_FAILED_EXTEND,
+                 DRIVER_FAILED_CREATE, SNAPSHOT_CREATE_ERROR,
+                 SNAPSHOT_DELETE_ERROR, BACKUP_CREATE_DRIVER_ERROR,
+                 BACKUP_DELETE_DRIVER_ERROR, BACKUP_RESTORE_ERROR))
 
 
 def event_id(resource_type, action, detail):
@@ -26,10 +56,8 @@ def event_id(resource_type, action, detail):
 
 
 def user_message(action_id, detail_id):
-    actions = {SCHEDULE_ALLOCATE_VOLUME[0]: SCHEDULE_ALLOCATE_VOLUME[1]}
-    details = {NO_BACKEND_AVAILABLE[0]: NO_BACKEND_AVAILABLE[1]}
-    return '%s:%s' % (actions.get(action_id, action_id),
-                      details.get(detail_id, detail_id))
+    return '%s:%s' % (_ACTIONS.get(action_id, action_id),
+                      _DETAILS.get(detail_id, detail_id))
 
 
 def record(context, project_id, resource_type, resource_uuid, action,

@@ -16,6 +16,7 @@ worker's endpoint the new version; a new major version breaks old workers):
     1.9 - revert_to_snapshot (cast)
     1.10 - get_manageable_snapshots, manage_existing_snapshot_get_size
            (calls); manage_existing_snapshot, unmanage_snapshot (casts)
+    1.11 - get_log_levels (call), set_log_levels (cast)
 
 Every cast of an operation is sent after the API's compare-and-swap has
 committed: the volume or snapshot is already in its transient status
@@ -49,7 +50,7 @@ from volapi.volume import cluster
 
 LOG = logging.getLogger(__name__)
 
-RPC_API_VERSION = '1.10'
+RPC_API_VERSION = '1.11'
 # Reconnection attempts of a message before its send fails (a tracked
 # cast is then left to the reconciliation): a request must not hang for a
 # broker outage, which oslo.messaging's default (retry=None) does, forever.
@@ -66,7 +67,7 @@ SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'manage_existing', 'unmanage_volume', 'get_manageable_volumes',
         'manage_existing_get_size', 'terminate_connector',
         'create_backup', 'delete_backup', 'restore_backup',
-        'revert_to_snapshot',
+        'revert_to_snapshot', 'get_log_levels', 'set_log_levels',
         'manage_existing_snapshot', 'unmanage_snapshot',
         'get_manageable_snapshots', 'manage_existing_snapshot_get_size')
 
@@ -244,6 +245,18 @@ class VolumeWorkerClient:
         return self._bounded_call(self._server(server, '1.10'), ctxt,
                                   'manage_existing_snapshot_get_size',
                                   reference=reference)
+
+    def get_log_levels(self, ctxt, server, prefix):
+        """{logger: level} of the worker of RPC server ``server`` (its
+        ``host@backend``); raises as initialize_connection does."""
+        return self._bounded_call(self._server(server, '1.11'), ctxt,
+                                  'get_log_levels', prefix=prefix)
+
+    def set_log_levels(self, ctxt, server, prefix, level):
+        """Set ``level`` on the loggers of the worker of RPC server
+        ``server`` whose names start with ``prefix``."""
+        self._server(server, '1.11').cast(ctxt, 'set_log_levels',
+                                          prefix=prefix, level=level)
 
     def _server(self, server, version):
         return self._client.prepare(server=server, version=version,

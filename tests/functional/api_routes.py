@@ -12,6 +12,7 @@ from pecan import util as pecan_util
 
 from volapi.api import routing
 from volapi.api.v3 import backups
+from volapi.api.v3 import groups
 from volapi.api.v3 import root
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import type_access
@@ -80,7 +81,7 @@ def volume_actions_by_path():
         '/v3/backups/{backup_id}/action': sorted(backups._ACTIONS),
         '/v3/attachments/{attachment_id}/action': ['os-complete'],
         '/v3/types/{type_id}/action': sorted(type_access.ACTIONS),
-        '/v3/groups/{group_id}/action': ['delete'],
+        '/v3/groups/{group_id}/action': sorted(groups._ACTIONS),
     }
 
 

@@ -326,8 +326,39 @@ class GroupsTest(GroupsAPITestCase):
     def test_delete_bad_bodies(self):
         group_id = self.group('gold', ['vt']).json['group']['id']
         self.delete(group_id, expect=400, **{'delete-volumes': 'perhaps'})
-        self.app.post_json('/v3/groups/%s/action' % group_id,
-                           {'reset_status': {'status': 'error'}},
-                           headers=self.user, status=400)
+        for body in ({'delete': None}, {'delete': {'x': 1}}, {'nope': {}},
+                     {'delete': {}, 'reset_status': {}}, []):
+            with self.subTest(body=body):
+                self.fault(self.app.post_json(
+                    '/v3/groups/%s/action' % group_id, body,
+                    headers=self.user, status=400), 400)
         self.app.post_json('/v3/groups/%s/action' % UUID, {'delete': {}},
                            headers=self.user, status=404)
+
+    def test_reset_status(self):
+        group_id = self.group('gold', ['vt']).json['group']['id']
+        path = '/v3/groups/%s/action' % group_id
+        admin = dict(ADMIN, **{'OpenStack-API-Version': 'volume 3.20'})
+
+        def reset(status, headers=admin, expect=202):
+            return self.app.post_json(path, {'reset_status': {
+                'status': status}}, headers=headers, status=expect)
+
+        self.fault(reset('error', headers=api_fixtures.caller(
+            self.project, version='3.20'), expect=403), 403)
+        self.assertEqual(
+            'API version 3.19 is not supported on this method.',
+            self.fault(reset('error', headers=dict(ADMIN, **{
+                'OpenStack-API-Version': 'volume 3.19'}), expect=404), 404))
+        reset('ERROR')
+        self.assertEqual('error', self.show(group_id)['status'])
+        # An error group takes no volume; available again, it does.
+        volume_id = self.available_volume('vt')
+        self.update(group_id, add_volumes=volume_id, expect=400)
+        reset('available')
+        self.update(group_id, add_volumes=volume_id)
+        self.assertIn("Invalid status 'deleted'",
+                      self.fault(reset('deleted', expect=400), 400))
+        self.fault(reset('', expect=400), 400)
+        self.app.post_json('/v3/groups/%s/action' % UUID, {
+            'reset_status': {'status': 'error'}}, headers=admin, status=404)

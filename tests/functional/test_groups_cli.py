@@ -9,11 +9,11 @@ VERSION = '3.13'
 
 class GroupsCLITest(test_actions_cli.CinderClientTestCase):
 
-    def cli(self, *args, admin=False, check=True):
+    def cli(self, *args, admin=False, check=True, version=VERSION):
         user, project = ('admin', 'admin') if admin else ('user-a',
                                                           'project-a')
         return cinder_cli.run(self, self.endpoint, *args, user=user,
-                              project=project, version=VERSION,
+                              project=project, version=version,
                               check=check)
 
     def test_group_types(self):
@@ -55,6 +55,12 @@ class GroupsCLITest(test_actions_cli.CinderClientTestCase):
         shown = self.cli('group-show', group_id).stdout
         self.assertEqual('available', cinder_cli.field(shown, 'status'))
         self.assertIn(group_id, self.cli('group-list').stdout)
+        self.cli('reset-state', '--type', 'group', '--state', 'error',
+                 group_id, admin=True, version='3.20')
+        self.assertEqual('error', cinder_cli.field(
+            self.cli('group-show', group_id).stdout, 'status'))
+        self.cli('reset-state', '--type', 'group', '--state', 'available',
+                 group_id, admin=True, version='3.20')
         volume = self.cli('create', '--volume-type', 'vt', '--group-id',
                           group_id, '1').stdout
         in_group = cinder_cli.field(volume, 'id')

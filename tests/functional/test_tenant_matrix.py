@@ -402,6 +402,13 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/os-services/disable',
                    {'host': 'nowhere', 'binary': 'volapi-volume'}, []),
         expect(403, 403, 404)),
+    ('PUT', '/v3/os-services/get-log'): (
+        lambda w: ('/v3/os-services/get-log', {'prefix': 'volapi.api'}, []),
+        expect(403, 403, 200)),
+    ('PUT', '/v3/os-services/set-log'): (
+        lambda w: ('/v3/os-services/set-log',
+                   {'level': 'info', 'prefix': 'volapi.nothing'}, []),
+        expect(403, 403, 202)),
     ('PUT', '/v3/os-services/disable-log-reason'): (
         lambda w: ('/v3/os-services/disable-log-reason',
                    {'host': 'nowhere', 'binary': 'volapi-volume',
@@ -606,6 +613,8 @@ ACTION_MATRIX = {
         {'project': 'project-b'}, 'type', expect(403, 403, 400)),
     ('/v3/groups/{group_id}/action', 'delete'): (
         {}, 'group', expect(202, 404, 202)),
+    ('/v3/groups/{group_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group', expect(403, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
@@ -620,6 +629,8 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/enable': 'PUT',
                      '/v3/os-services/disable': 'PUT',
                      '/v3/os-services/disable-log-reason': 'PUT',
+                     '/v3/os-services/get-log': 'PUT',
+                     '/v3/os-services/set-log': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
                      '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',

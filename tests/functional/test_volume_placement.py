@@ -284,3 +284,39 @@ class LifeTest(PlacementTestCase):
                            headers=ADMIN, status=202)
         self.assertEqual(2, invariant.disk_gb(self.context,
                                               host('big')).allocated)
+
+
+class GroupScheduleTest(PlacementTestCase):
+    """A group's first volume goes to a pool serving every type of the
+    group: the group's later volumes, of its other types, go there too."""
+
+    def test_the_pool_serves_every_type(self):
+        trait_obj.create(self.context, 'CUSTOM_FAST')
+        # The small pool serves the fast type; the big one (more room, so
+        # the weigher's first choice for a plain type) does not.
+        small = rp_obj.get_by_uuid(self.context,
+                                   pools.provider_uuid(host('small')))
+        trait_obj.set_for_provider(self.context, small, [
+            'CUSTOM_FAST', 'CUSTOM_VOLAPI_BACKEND_FILE'])
+        for name, specs in (('plain', {}),
+                            ('fast', {'trait:CUSTOM_FAST': 'required'})):
+            self.app.post_json('/v3/types', {'volume_type': {
+                'name': name, 'extra_specs': specs}}, headers=ADMIN)
+        self.assertIn(pools.provider_uuid(host('big')), self.allocation(
+            self.create(volume_type='plain').json['volume']['id'])[
+            'allocations'])
+        admin = dict(ADMIN, **{'OpenStack-API-Version': 'volume 3.13'})
+        self.app.post_json('/v3/group_types', {'group_type': {
+            'name': 'gt'}}, headers=admin)
+        user = api_fixtures.caller(self.project, version='3.13')
+        group_id = self.app.post_json('/v3/groups', {'group': {
+            'group_type': 'gt', 'volume_types': ['plain', 'fast']}},
+            headers=user).json['group']['id']
+        first = self.create(volume_type='plain', group_id=group_id,
+                            headers=user).json['volume']
+        self.assertIn(small.uuid,
+                      self.allocation(first['id'])['allocations'])
+        second = self.create(volume_type='fast', group_id=group_id,
+                             headers=user).json['volume']
+        self.assertIn(small.uuid,
+                      self.allocation(second['id'])['allocations'])

@@ -570,5 +570,5 @@ class PolicyRulesTest(base.TestCase):
     def test_named_rules_are_registered(self):
         registered = {rule.name for rule in policies.list_rules()}
         named = {t.policy for t in table.TABLE if t.policy}
-        self.assertEqual(17, len(named))
+        self.assertEqual(18, len(named))
         self.assertEqual(set(), named - registered)

@@ -7,6 +7,7 @@ UPDATE = 'group:update'
 GET = 'group:get'
 GET_ALL = 'group:get_all'
 DELETE = 'group:delete'
+RESET_STATUS = 'group:reset_status'
 PROJECT_ATTRIBUTE = 'group:group_project_attribute'
 TYPE_CREATE = 'group:group_types:create'
 TYPE_UPDATE = 'group:group_types:update'
@@ -30,6 +31,9 @@ rules = [
                    'GET', '/groups'),
     base.operation(DELETE, base.RULE_ADMIN_OR_OWNER, 'Delete a group.',
                    'POST', '/groups/{group_id}/action (delete)'),
+    base.operation(RESET_STATUS, base.RULE_ADMIN_API,
+                   "Reset a group's status (3.20).",
+                   'POST', '/groups/{group_id}/action (reset_status)'),
     base.operation(PROJECT_ATTRIBUTE, base.RULE_ADMIN_API,
                    "Show a group's project id (3.58).",
                    'GET', '/groups/{group_id}'),

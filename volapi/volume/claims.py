@@ -159,7 +159,7 @@ def count_volume(context, volume, insert):
     insert(context)
     _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
             make_missing=False)
-    message.record(context, volume.project_id, 'VOLUME', volume.id,
+    message.record(context, volume.project_id, message.VOLUME, volume.id,
                    message.SCHEDULE_ALLOCATE_VOLUME,
                    message.NO_BACKEND_AVAILABLE)
 

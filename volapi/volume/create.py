@@ -15,6 +15,7 @@ from objects import volume_type as type_obj
 from volapi.volume import api as volume_api
 from volapi.volume import claims
 from volapi.volume import placement_create
+from volapi.volume import scheduler
 from volapi.volume.transitions import engine
 
 
@@ -117,10 +118,30 @@ def _prepare(context, size, volume_type, fields):
             **fields)
         # A group's volumes share its pool (its first volume's).
         plan = placement_create.plan(
-            context, volume, new_type.extra_specs,
+            context, volume, _scheduling_specs(context, group, new_type),
             (group and group.host) or placement_create.source_host(
                 context, snapshot_id, source_volid))
     return volume, new_type, source, hold, plan, group
+
+
+def _scheduling_specs(context, group, new_type):
+    """The extra specs the new volume is scheduled by: its type's; for a
+    group's first volume (the group has no pool yet) they also require
+    the traits of each of the group's types, since the pool chosen will
+    hold every volume of the group (Cinder places a group on a backend
+    serving all its types)."""
+    if group is None or group.host:
+        return new_type.extra_specs
+    traits = set()
+    for type_id in group.volume_type_ids:
+        try:
+            kind = new_type if type_id == new_type.id else \
+                type_obj.VolumeType.get(context, type_id)
+        except type_obj.VolumeTypeNotFound:
+            continue
+        traits |= scheduler.required_traits(kind.extra_specs)
+    return dict(new_type.extra_specs,
+                **{'trait:%s' % trait: 'required' for trait in traits})
 
 
 # How often a create whose source volume grew meanwhile reads it again.

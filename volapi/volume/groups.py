@@ -201,6 +201,25 @@ def _explained(refusal, group):
                          % (group.id, refusal))
 
 
+# reset_status: Cinder's group statuses, but 'deleted' (a live row).
+RESET_STATUSES = ('available', 'creating', 'deleting', 'error',
+                  'error_deleting', 'in-use', 'updating')
+
+
+def reset_status(context, group_id, status, version=None, authorize=None):
+    """Admin: set the group's status, whatever it is (one compare-and-swap
+    on the live group)."""
+    status = status.lower()
+    if status not in RESET_STATUSES:
+        raise InvalidGroup("Invalid status '%s': must be one of %s." % (
+            status, ', '.join(RESET_STATUSES)))
+    volume_api.in_one_transaction(
+        context, lambda ctx: get(ctx, group_id),
+        lambda ctx, group: [engine.prepare(
+            ctx, 'group_reset_status', group, version=version,
+            status=status)], authorize)
+
+
 def delete(context, group_id, delete_volumes=False, version=None,
            authorize=None):
     """Delete the group; with ``delete_volumes`` its volumes start deleting

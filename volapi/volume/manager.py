@@ -33,9 +33,11 @@ from oslo_utils import timeutils
 from db import exceptions as db_exc
 import objects
 from rpc import volume as volume_rpc
+from volapi import log_levels
 from volapi.volume import backup_manager
 from volapi.volume import claims
 from volapi.volume import cluster
+from volapi.volume import failure_messages
 from volapi.volume import pools
 from volapi.volume.transitions import engine
 from volapi.volume.transitions import table
@@ -138,6 +140,7 @@ class VolumeManager(backup_manager.BackupOperations):
             LOG.exception('%s %s: the driver failed while %s',
                           resource_type, resource.id, status)
             self._finish(context, resource_type, failed, resource,
+                         also=failure_messages.recorder(failed, resource),
                          **_failure(failed, exc))
             _after(discarded)
         else:
@@ -145,11 +148,13 @@ class VolumeManager(backup_manager.BackupOperations):
                                  **values)
             _after(applied if ended else discarded)
 
-    def _finish(self, context, resource_type, name, resource, **values):
+    def _finish(self, context, resource_type, name, resource, also=None,
+                **values):
         """End the transition, in one transaction with the proof that the
         operation is still ours: if a peer took it over while the driver
         worked (we were thought dead), and perhaps a new operation began
-        since, this late result must not land on it. True if applied."""
+        since, this late result must not land on it. ``also(ctx)``, if
+        given, runs in that transaction too. True if applied."""
         # No transition (``name`` None): the resource is in its final
         # state already, and ending the operation is deleting its row.
         steps = [engine.prepare(context, name, resource, **values)] \
@@ -173,7 +178,8 @@ class VolumeManager(backup_manager.BackupOperations):
             if name in claims.READ_COMMITTED else []
         label = name or 'the end of the operation'
         try:
-            engine.run(context, *first, still_ours, *steps)
+            engine.run(context, *first, still_ours, *steps,
+                       *([also] if also else []))
         except OperationLost:
             LOG.warning('%s of %s not applied: the operation was taken over '
                         'by a peer meanwhile', label, resource.id)
@@ -436,6 +442,12 @@ class VolumeManager(backup_manager.BackupOperations):
         driver reads them afresh at each call, so ``discover`` changes
         nothing."""
         return self.driver.capabilities()
+
+    def get_log_levels(self, context, prefix=None):
+        return log_levels.get(prefix)
+
+    def set_log_levels(self, context, prefix, level):
+        log_levels.set_level(prefix, level)
 
     # -- connections ----------------------------------------------------------
     def initialize_connection(self, context, volume, connector):

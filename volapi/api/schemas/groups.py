@@ -70,8 +70,17 @@ update = types.single_key('group', {
     'additionalProperties': False,
 })
 
-delete = types.single_key('delete', {
+# POST /groups/{id}/action: the argument of each action.
+delete = {
     'type': 'object',
     'properties': {'delete-volumes': types.boolean},
     'additionalProperties': False,
-})
+}
+
+reset_status = {
+    'type': 'object',
+    'properties': {'status': {'type': 'string', 'minLength': 1,
+                              'maxLength': 255}},
+    'required': ['status'],
+    'additionalProperties': False,
+}

@@ -70,19 +70,26 @@ class GroupController:
         if request.method != 'POST':
             raise errors.MethodNotAllowed()
         common.require_version(request, mv.GROUP_VOLUME)
-        body = validation.parse_body(request)
-        if not isinstance(body, dict) or 'delete' not in body:
-            names = sorted(body) if isinstance(body, dict) else []
-            raise common.no_such_action(names[0] if names else '')
-        validation.validate(schemas.delete, body)
-        context = request.ctx
-        group_api.delete(
-            context, self.group_id,
-            delete_volumes=strutils.bool_from_string(
-                body['delete'].get('delete-volumes', False)),
-            version=request.api_version,
-            authorize=policy.authorizer(context, group_policies.DELETE))
-        return rest.respond(None, 202)
+        return common.run_action(_ACTIONS, self.group_id)
+
+
+def _delete(context, group_id, argument, **call):
+    group_api.delete(context, group_id,
+                     delete_volumes=strutils.bool_from_string(
+                         argument.get('delete-volumes', False)), **call)
+
+
+def _reset_status(context, group_id, argument, **call):
+    common.require_version(pecan.request, mv.GROUP_VOLUME_RESET_STATUS)
+    group_api.reset_status(context, group_id, argument['status'], **call)
+
+
+# action name -> (argument schema, policy, handler)
+_ACTIONS = {
+    'delete': (schemas.delete, group_policies.DELETE, _delete),
+    'reset_status': (schemas.reset_status, group_policies.RESET_STATUS,
+                     _reset_status),
+}
 
 
 class GroupsController(rest.Listing):

@@ -21,11 +21,16 @@ the pools of a server whose services are all disabled
 before. ``PUT .../enable`` enables it again. Unlike Cinder, enabling or
 disabling without a reason clears the reason given earlier, so a reason
 shown is always the current one.
+
+``PUT .../get-log`` and ``.../set-log`` (3.32) read and set the log
+levels of the API process answering and of the volume workers that are
+up (volapi.volume.service_logs).
 """
 import pecan
 from oslo_config import cfg
 
 from objects import service as service_obj
+from volapi.api import common
 from volapi.api import errors
 from volapi.api import microversion as mv
 from volapi.api import policy
@@ -33,6 +38,7 @@ from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import services as schemas
 from volapi.policies import services as policies
+from volapi.volume import service_logs
 
 CONF = cfg.CONF
 
@@ -73,6 +79,8 @@ class ServicesController:
     enable = rest.by_method()
     disable = rest.by_method()
     disable_log_reason = rest.by_method()
+    get_log = rest.by_method()
+    set_log = rest.by_method()
 
     @enable.when(method='PUT')
     @rest.json(200)
@@ -91,10 +99,37 @@ class ServicesController:
                              with_reason=True)
 
 
-# Cinder's name of the path is not an identifier.
-setattr(ServicesController, 'disable-log-reason',
-        ServicesController.disable_log_reason)
-del ServicesController.disable_log_reason
+    @get_log.when(method='PUT')
+    @rest.json(200)
+    def put_get_log(self):
+        body = _log_body(schemas.get_log)
+        return {'log_levels': service_logs.get(
+            pecan.request.ctx, body.get('binary'), body.get('server'),
+            body.get('prefix'))}
+
+    @set_log.when(method='PUT')
+    @rest.json(202)
+    def put_set_log(self):
+        body = _log_body(schemas.set_log)
+        service_logs.set_level(pecan.request.ctx, body['level'],
+                               body.get('binary'), body.get('server'),
+                               body.get('prefix'))
+
+
+# Cinder's names of the paths are not identifiers.
+for _name in ('disable_log_reason', 'get_log', 'set_log'):
+    setattr(ServicesController, _name.replace('_', '-'),
+            getattr(ServicesController, _name))
+    delattr(ServicesController, _name)
+
+
+def _log_body(schema):
+    request = pecan.request
+    common.require_version(request, mv.LOG_LEVEL)
+    policy.authorize(request.ctx, policies.UPDATE)
+    body = validation.parse_body(request)
+    validation.validate(schema, body)
+    return body
 
 
 def _set_disabled(schema, disabled, with_reason=False):

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from db import conditions as cond
 from db import models
 from volapi.api import microversion as mv
+from volapi.policies import groups as group_policies
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
 from volapi.volume.transitions.vocabulary import Computed
@@ -139,6 +140,12 @@ TABLE = [
         expect={'group_id': Param('group_id')},
         values={'group_id': None},
         min_version=mv.GROUP_VOLUME),
+    Transition(
+        'group_reset_status', 'group',
+        'reset_status (3.20, admin): set the status given, whatever it is',
+        values={'status': Param('status'), 'updated_at': NOW},
+        min_version=mv.GROUP_VOLUME_RESET_STATUS,
+        policy=group_policies.RESET_STATUS),
     Transition(
         'group_delete', 'group',
         'POST /groups/{id}/action delete: the group goes (nothing to '
