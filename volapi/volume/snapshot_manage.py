@@ -66,8 +66,9 @@ def manage_existing(context, volume_id, reference, name=None,
     source = manage.source_name(reference)
     owner = source and manage.owners(context, [source]).get(source)
     if owner:
+        # Cinder's words for a bad reference, for snapshots too.
         raise volume_api.InvalidRequest(
-            'Manage existing snapshot failed due to invalid backend '
+            'Manage existing volume failed due to invalid backend '
             'reference %s: it is the storage of %s %s'
             % (request_text.excerpt(reference), owner[1], owner[0]))
     snapshot = objects.Snapshot(
