@@ -324,10 +324,10 @@ class VolumeAPIRequestShapeTest(api_fixtures.APITestCase):
             self.assertIn('given more than once', self.fault(response, 400))
 
     def test_unserved_resources_are_404(self):
-        for path in ('/v3/os-hosts', '/v3/resource_filters',
-                     '/v3/volumez', '/v3/group_snapshots/x',
+        for path in ('/v3/os-hosts', '/v3/consistencygroups',
+                     '/v3/volumez', '/v3/cgsnapshots/x',
                      '/v3/project-a/os-hosts/h',
-                     '/v3/project-a/group_snapshots'):
+                     '/v3/project-a/cgsnapshots'):
             response = self.app.get(path, headers=self.owner,
                                     expect_errors=True)
             self.assertEqual('The resource could not be found.',

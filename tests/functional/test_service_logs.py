@@ -94,5 +94,5 @@ class CinderClientLogsTest(test_actions_cli.CinderClientTestCase):
         vwf.wait_for(
             lambda: services.get_log_levels('cinder-volume', None,
                                             PREFIX + '.file'),
-            lambda levels: [(l.binary, l.prefix, l.level) for l in levels]
+            lambda levels: [(e.binary, e.prefix, e.level) for e in levels]
             == [('volapi-volume', PREFIX + '.file', 'WARNING')])

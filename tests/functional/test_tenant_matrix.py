@@ -251,6 +251,12 @@ VOLUME_MATRIX = {
     ('DELETE', '/v3/volumes/{volume_id}'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}?cascade=true'),
         expect(202, 404, 202)),
+    ('GET', '/v3/volumes/{volume_id}/encryption'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption'),
+        expect(200, 404, 200)),
+    ('GET', '/v3/volumes/{volume_id}/encryption/{key}'): (
+        lambda w: _volume(w, '/v3/volumes/{volume_id}/encryption/{key}'),
+        expect(404, 404, 404)),
     ('GET', '/v3/volumes/{volume_id}/metadata'): (
         lambda w: _volume(w, '/v3/volumes/{volume_id}/metadata'),
         expect(200, 404, 200)),
@@ -371,6 +377,23 @@ VOLUME_MATRIX = {
         expect(403, 403, 200)),
     ('DELETE', '/v3/types/{type_id}'): (
         lambda w: _type(w, '/v3/types/{type_id}'), expect(403, 403, 202)),
+    ('GET', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption'),
+        expect(403, 403, 200)),
+    ('POST', '/v3/types/{type_id}/encryption'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption',
+                        {'encryption': {'provider': 'luks'}}),
+        expect(403, 403, 400)),
+    ('GET', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
+    ('PUT', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}',
+                        {'encryption': {'cipher': 'c'}}),
+        expect(403, 403, 404)),
+    ('DELETE', '/v3/types/{type_id}/encryption/{key}'): (
+        lambda w: _type(w, '/v3/types/{type_id}/encryption/{key}'),
+        expect(403, 403, 404)),
     ('GET', '/v3/types/{type_id}/extra_specs'): (
         lambda w: _type(w, '/v3/types/{type_id}/extra_specs'),
         expect(200, 200, 200)),

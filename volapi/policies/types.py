@@ -10,8 +10,24 @@ EXTRA_SPECS_MANAGE = 'volume_extension:types_extra_specs:update'
 ACCESS_LIST = 'volume_extension:volume_type_access:get_all_for_type'
 ACCESS_ADD = 'volume_extension:volume_type_access:addProjectAccess'
 ACCESS_REMOVE = 'volume_extension:volume_type_access:removeProjectAccess'
+ENCRYPTION_CREATE = 'volume_extension:volume_type_encryption:create'
+ENCRYPTION_GET = 'volume_extension:volume_type_encryption:get'
+ENCRYPTION_UPDATE = 'volume_extension:volume_type_encryption:update'
+ENCRYPTION_DELETE = 'volume_extension:volume_type_encryption:delete'
 
 rules = [
+    base.operation(ENCRYPTION_CREATE, base.RULE_ADMIN_API,
+                   'Make a volume type encrypted (refused: no key '
+                   'manager).', 'POST', '/types/{type_id}/encryption'),
+    base.operation(ENCRYPTION_GET, base.RULE_ADMIN_API,
+                   "Show a volume type's encryption.",
+                   'GET', '/types/{type_id}/encryption'),
+    base.operation(ENCRYPTION_UPDATE, base.RULE_ADMIN_API,
+                   "Change a volume type's encryption.",
+                   'PUT', '/types/{type_id}/encryption/{encryption_id}'),
+    base.operation(ENCRYPTION_DELETE, base.RULE_ADMIN_API,
+                   "Delete a volume type's encryption.",
+                   'DELETE', '/types/{type_id}/encryption/{encryption_id}'),
     base.operation(MANAGE, base.RULE_ADMIN_API,
                    'Create, update or delete volume types.', 'POST',
                    '/types'),

@@ -10,6 +10,7 @@ FORCE_DELETE = 'volume_extension:volume_admin_actions:force_delete'
 METADATA_GET = 'volume:get_volume_metadata'
 METADATA_UPDATE = 'volume:update_volume_metadata'
 METADATA_DELETE = 'volume:delete_volume_metadata'
+ENCRYPTION_METADATA = 'volume_extension:volume_encryption_metadata'
 TENANT_ATTRIBUTE = 'volume_extension:volume_tenant_attribute'
 HOST_ATTRIBUTE = 'volume_extension:volume_host_attribute'
 MIG_STATUS_ATTRIBUTE = 'volume_extension:volume_mig_status_attribute'
@@ -37,6 +38,9 @@ rules = [
     base.operation(METADATA_UPDATE, base.RULE_ADMIN_OR_OWNER,
                    "Create or replace a volume's metadata.",
                    'PUT', '/volumes/{volume_id}/metadata'),
+    base.operation(ENCRYPTION_METADATA, base.RULE_ADMIN_OR_OWNER,
+                   "Show a volume's encryption metadata.",
+                   'GET', '/volumes/{volume_id}/encryption'),
     base.operation(METADATA_DELETE, base.RULE_ADMIN_OR_OWNER,
                    "Delete a volume's metadata key.",
                    'DELETE', '/volumes/{volume_id}/metadata/{key}'),

@@ -98,7 +98,6 @@ class ServicesController:
         return _set_disabled(schemas.disable_log_reason, True,
                              with_reason=True)
 
-
     @get_log.when(method='PUT')
     @rest.json(200)
     def put_get_log(self):

@@ -15,6 +15,7 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import types as schemas
+from volapi.api.v3 import encryption
 from volapi.api.v3 import type_access
 from volapi.api.v3 import type_extra_specs
 from volapi.api.views import types as views
@@ -46,6 +47,7 @@ class TypeController:
     def __init__(self, ident):
         self.ident = ident
         self.extra_specs = type_extra_specs.ExtraSpecsController(self._load)
+        self.encryption = encryption.TypeEncryptionController(self._load)
         # Cinder's name of the path is not an identifier.
         setattr(self, 'os-volume-type-access',
                 type_access.AccessListController(self._load))

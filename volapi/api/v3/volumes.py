@@ -14,6 +14,7 @@ from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import volumes as schemas
+from volapi.api.v3 import encryption
 from volapi.api.v3 import filters
 from volapi.api.v3 import metadata
 from volapi.api.views import volumes as views
@@ -38,6 +39,7 @@ class VolumeController:
         self.volume_id = volume_id
         self.metadata = metadata.MetadataController(metadata.VOLUME,
                                                     volume_id)
+        self.encryption = encryption.VolumeEncryptionController(volume_id)
 
     index = rest.by_method()
 
