@@ -535,6 +535,28 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/os-volume-manage', {'volume': {
             'host': 'worker-1@file', 'ref': {'source-name': 'none'}}}, []),
         expect(403, 403, 400)),
+    # Administrators only (another project's volume is unknown to it);
+    # the admin's reference names no file.
+    ('GET', '/v3/manageable_snapshots'): (
+        lambda w: ('/v3/manageable_snapshots?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/manageable_snapshots/detail'): (
+        lambda w: ('/v3/manageable_snapshots/detail?host=worker-1@file',
+                   None, []), expect(403, 403, 200)),
+    ('POST', '/v3/manageable_snapshots'): (
+        lambda w: ('/v3/manageable_snapshots', {'snapshot': {
+            'volume_id': w['volume'], 'ref': {'source-name': 'none'}}},
+            [w['volume']]), expect(403, 404, 400)),
+    ('GET', '/v3/os-snapshot-manage'): (
+        lambda w: ('/v3/os-snapshot-manage?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-snapshot-manage/detail'): (
+        lambda w: ('/v3/os-snapshot-manage/detail?host=worker-1@file', None,
+                   []), expect(403, 403, 200)),
+    ('POST', '/v3/os-snapshot-manage'): (
+        lambda w: ('/v3/os-snapshot-manage', {'snapshot': {
+            'volume_id': w['volume'], 'ref': {'source-name': 'none'}}},
+            [w['volume']]), expect(403, 404, 400)),
     ('GET', '/v3/scheduler-stats/get_pools'): (
         lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
         expect(403, 403, 200)),
@@ -644,6 +666,8 @@ ACTION_MATRIX = {
     ('/v3/snapshots/{snapshot_id}/action', 'os-reset_status'): (
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
+        None, 'snapshot', expect(403, 404, 202)),
+    ('/v3/snapshots/{snapshot_id}/action', 'os-unmanage'): (
         None, 'snapshot', expect(403, 404, 202)),
     # The world's snapshot is available: not a status to update.
     ('/v3/snapshots/{snapshot_id}/action', 'os-update_snapshot_status'): (

@@ -62,6 +62,8 @@ REDRIVE = {
     (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
     (SNAPSHOT, 'restoring'): ('_revert_to_snapshot', ()),
+    (SNAPSHOT, 'managing'): ('_manage_existing_snapshot', ('reference',)),
+    (SNAPSHOT, 'unmanaging'): ('_unmanage_snapshot', ()),
     (ATTACHMENT, 'terminating'): ('_terminate_connection', ()),
 }
 REDRIVE.update(backup_manager.REDRIVE)
@@ -404,6 +406,39 @@ class VolumeManager(backup_manager.BackupOperations):
 
     def manage_existing_get_size(self, context, reference):
         pool, size = self.driver.manage_existing_get_size(reference)
+        return {'pool': pool, 'size': size}
+
+    def manage_existing_snapshot(self, context, snapshot, reference):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._manage_existing_snapshot(context, snapshot,
+                                                     reference))
+
+    def _manage_existing_snapshot(self, context, snapshot, reference):
+        def work():
+            volume = objects.Volume.get_by_id(context, snapshot.volume_id)
+            return self.driver.manage_existing_snapshot(snapshot, volume,
+                                                        reference)
+
+        # Ends as a created snapshot ends (Cinder's 'creating').
+        return ('managing', work, 'snapshot_create_done',
+                'snapshot_create_failed')
+
+    def unmanage_snapshot(self, context, snapshot):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._unmanage_snapshot(context, snapshot))
+
+    def _unmanage_snapshot(self, context, snapshot):
+        def work():
+            self.driver.unmanage_snapshot(snapshot)
+
+        return ('unmanaging', work, 'snapshot_unmanage_done',
+                'snapshot_unmanage_failed')
+
+    def get_manageable_snapshots(self, context):
+        return self.driver.manageable_snapshots()
+
+    def manage_existing_snapshot_get_size(self, context, reference):
+        pool, size = self.driver.manage_existing_snapshot_get_size(reference)
         return {'pool': pool, 'size': size}
 
     # -- calls: the API waits for the answer, nothing to claim ---------------

@@ -37,6 +37,7 @@ WORKER_ARGUMENTS = {
     'migrate': ('dest_host',),
     'retype_migrate': ('dest_host', 'new_type_id'),
     'manage': ('reference',),
+    'snapshot_manage': ('reference',),
 }
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
@@ -53,6 +54,8 @@ CLEANUP = {
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
     ('Snapshot', 'restoring'): 'snapshot_revert_failed',
+    ('Snapshot', 'managing'): 'snapshot_create_failed',
+    ('Snapshot', 'unmanaging'): 'snapshot_unmanage_failed',
     ('Backup', 'creating'): 'backup_create_failed',
     ('Backup', 'deleting'): 'backup_delete_failed',
     ('Backup', 'restoring'): 'backup_restore_failed',
