@@ -129,7 +129,6 @@ class PlacementDatabaseOutageTest(ThroughProxy,
                          sorted(p['name'] for p in providers))
 
 
-
 class NewRoutesDatabaseOutageTest(ThroughProxy, api_fixtures.APITestCase):
     """A request of each of the later controllers (groups, group types and
     specs, QoS specs, backups, manage and unmanage, the connection
