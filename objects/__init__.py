@@ -15,3 +15,4 @@ def register_all():
     __import__('objects.backup')
     __import__('objects.group_type')
     __import__('objects.group')
+    __import__('objects.group_snapshot')

@@ -12,7 +12,8 @@ from objects import pagination
 @base.register
 class Backup(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: num_dependent_backups
+    VERSION = '1.1'
 
     model = models.Backup
 
@@ -34,12 +35,17 @@ class Backup(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'size': fields.IntegerField(),
         'object_count': fields.IntegerField(nullable=True),
         'parent_id': fields.UUIDField(nullable=True),
+        'num_dependent_backups': fields.IntegerField(),
         'data_timestamp': fields.DateTimeField(nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
     @property
     def is_incremental(self):
         return self.parent_id is not None
+
+    @property
+    def has_dependent_backups(self):
+        return bool(self.num_dependent_backups)
 
     @classmethod
     def get_all(cls, context, project_id=None, filters=None, limit=None,
@@ -69,16 +75,25 @@ class Backup(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             return conn.execute(query).scalar()
 
     @classmethod
-    def with_dependents(cls, context, backup_ids):
-        """The ids among ``backup_ids`` that a live incremental backup
-        names as its parent."""
-        if not backup_ids:
-            return set()
+    def latest_available(cls, context, volume_id, project_id, before=None):
+        """The parent of a new incremental backup of the volume, by
+        Cinder's rule: the project's available backup of it with the
+        latest data (older than ``before``, a snapshot's creation, for a
+        backup of that snapshot); None if there is none."""
         table = cls.model.__table__
+        query = sa.select(table).where(
+            table.c.volume_id == volume_id,
+            table.c.project_id == project_id,
+            table.c.status == 'available',
+            table.c.deleted == sa.false(),
+            table.c.data_timestamp.is_not(None))
+        if before is not None:
+            query = query.where(table.c.data_timestamp < before)
+        query = query.order_by(table.c.data_timestamp.desc(),
+                               table.c.created_at.desc()).limit(1)
         with session.reader.connection.using(context) as conn:
-            return set(conn.execute(sa.select(table.c.parent_id).where(
-                table.c.parent_id.in_(list(backup_ids)),
-                table.c.deleted == sa.false())).scalars())
+            row = conn.execute(query).mappings().first()
+        return None if row is None else cls._from_row(context, row)
 
     @staticmethod
     def metadata_of(context, backup_ids):

@@ -22,7 +22,8 @@ VOLUMES = models.Volume.__table__
 @base.register
 class Group(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: group_snapshot_id, source_group_id
+    VERSION = '1.1'
 
     model = models.Group
 
@@ -36,6 +37,8 @@ class Group(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'description': fields.StringField(nullable=True),
         'status': fields.StringField(),
         'group_type_id': fields.UUIDField(),
+        'group_snapshot_id': fields.UUIDField(nullable=True),
+        'source_group_id': fields.UUIDField(nullable=True),
         # Not a column: the ids of the mapping's rows, written by create().
         'volume_type_ids': fields.ListOfStringsField(default=[]),
     }, **base.SOFT_DELETE_FIELDS)

@@ -13,7 +13,8 @@ from objects import metadata as snapshot_metadata
 @base.register
 class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
-    VERSION = '1.0'
+    # Version 1.1: group_snapshot_id
+    VERSION = '1.1'
 
     model = models.Snapshot
 
@@ -29,6 +30,7 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'display_description': fields.StringField(nullable=True),
         'provider_location': fields.StringField(nullable=True),
         'volume_type_id': fields.UUIDField(nullable=True),
+        'group_snapshot_id': fields.UUIDField(nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
     @classmethod

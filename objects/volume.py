@@ -10,7 +10,8 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
     # Version 1.1: cluster_name
     # Version 1.2: migration_id, name_id
-    VERSION = '1.2'
+    # Version 1.3: backup_id
+    VERSION = '1.3'
 
     model = models.Volume
 
@@ -33,6 +34,7 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'volume_type_id': fields.UUIDField(nullable=True),
         'source_volid': fields.UUIDField(nullable=True),
         'snapshot_id': fields.UUIDField(nullable=True),
+        'backup_id': fields.UUIDField(nullable=True),
         'bootable': fields.BooleanField(),
         'multiattach': fields.BooleanField(),
         'provider_location': fields.StringField(nullable=True),

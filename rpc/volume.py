@@ -14,6 +14,8 @@ worker's endpoint the new version; a new major version breaks old workers):
     1.5 - terminate_connector (call): os-terminate_connection
     1.6 - create_backup, delete_backup, restore_backup (casts)
     1.9 - revert_to_snapshot (cast)
+    1.10 - get_manageable_snapshots, manage_existing_snapshot_get_size
+           (calls); manage_existing_snapshot, unmanage_snapshot (casts)
     1.11 - get_log_levels (call), set_log_levels (cast)
 
 Every cast of an operation is sent after the API's compare-and-swap has
@@ -65,7 +67,9 @@ SENT = ('create_volume', 'delete_volume', 'extend_volume', 'retype',
         'manage_existing', 'unmanage_volume', 'get_manageable_volumes',
         'manage_existing_get_size', 'terminate_connector',
         'create_backup', 'delete_backup', 'restore_backup',
-        'revert_to_snapshot', 'get_log_levels', 'set_log_levels')
+        'revert_to_snapshot', 'get_log_levels', 'set_log_levels',
+        'manage_existing_snapshot', 'unmanage_snapshot',
+        'get_manageable_snapshots', 'manage_existing_snapshot_get_size')
 
 
 def _volume_of(ctxt, snapshot):
@@ -176,6 +180,16 @@ class VolumeWorkerClient:
         self._cast_tracked(ctxt, volume, 'unmanage_volume', version='1.4',
                            volume=volume)
 
+    def manage_existing_snapshot(self, ctxt, snapshot, reference):
+        self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),
+                           'manage_existing_snapshot', version='1.10',
+                           snapshot=snapshot, reference=reference)
+
+    def unmanage_snapshot(self, ctxt, snapshot):
+        self._cast_tracked(ctxt, _volume_of(ctxt, snapshot),
+                           'unmanage_snapshot', version='1.10',
+                           snapshot=snapshot)
+
     # -- calls: the request needs the worker's answer ----------------------
     def initialize_connection(self, ctxt, volume, connector):
         """The driver's connection info for ``connector`` (a dict), e.g.
@@ -217,6 +231,19 @@ class VolumeWorkerClient:
         reference the driver refuses)."""
         return self._bounded_call(self._server(server, '1.4'), ctxt,
                                   'manage_existing_get_size',
+                                  reference=reference)
+
+    def get_manageable_snapshots(self, ctxt, server):
+        """As get_manageable_volumes, of what could become snapshots (see
+        VolumeDriver.manageable_snapshots)."""
+        return self._bounded_call(self._server(server, '1.10'), ctxt,
+                                  'get_manageable_snapshots')
+
+    def manage_existing_snapshot_get_size(self, ctxt, server, reference):
+        """As manage_existing_get_size, of an object to be taken as a
+        snapshot."""
+        return self._bounded_call(self._server(server, '1.10'), ctxt,
+                                  'manage_existing_snapshot_get_size',
                                   reference=reference)
 
     def get_log_levels(self, ctxt, server, prefix):

@@ -18,12 +18,19 @@ def insert(context, model, **values):
         conn.execute(sa.insert(model.__table__).values(**values))
 
 
-def volume(context, status='available', project_id='project', **values):
+def volume_values(status='available', project_id='project', **values):
+    """A volume row's columns (only those every schema version has, for
+    tests that insert it under an older one)."""
     row = dict(id=str(uuid.uuid4()), project_id=project_id, user_id='user',
                size=1, status=status, attach_status='detached', host=HOST,
                bootable=False, multiattach=False, deleted=False,
                created_at=timeutils.utcnow())
     row.update(values)
+    return row
+
+
+def volume(context, status='available', project_id='project', **values):
+    row = volume_values(status, project_id, **values)
     insert(context, models.Volume, **row)
     return objects.Volume.get_by_id(context, row['id'])
 
@@ -78,6 +85,14 @@ def admin_metadata_of(context, volume_id):
     with session.reader.connection.using(context) as conn:
         return dict(conn.execute(sa.select(table.c.key, table.c.value).where(
             table.c.volume_id == volume_id)).all())
+
+
+def update(context, model, ident, **values):
+    """Set columns of a row directly: a state the API has no way to."""
+    table = model.__table__
+    with session.writer.connection.using(context) as conn:
+        conn.execute(sa.update(table).where(table.c.id == ident)
+                     .values(**values))
 
 
 def row(context, model, ident):

@@ -12,6 +12,7 @@ from pecan import util as pecan_util
 
 from volapi.api import routing
 from volapi.api.v3 import backups
+from volapi.api.v3 import group_snapshots
 from volapi.api.v3 import groups
 from volapi.api.v3 import root
 from volapi.api.v3 import snapshots
@@ -33,6 +34,7 @@ _ITEM_NAMES = {'volumes': '{volume_id}', 'snapshots': '{snapshot_id}',
                'volume-transfers': '{transfer_id}',
                'capabilities': '{host}', 'qos-specs': '{qos_id}',
                'groups': '{group_id}',
+               'group_snapshots': '{group_snapshot_id}',
                'group_types': '{group_type_id}', 'group_specs': '{key}'}
 
 
@@ -83,6 +85,8 @@ def volume_actions_by_path():
         '/v3/attachments/{attachment_id}/action': ['os-complete'],
         '/v3/types/{type_id}/action': sorted(type_access.ACTIONS),
         '/v3/groups/{group_id}/action': sorted(groups._ACTIONS),
+        '/v3/group_snapshots/{group_snapshot_id}/action':
+            sorted(group_snapshots._ACTIONS),
     }
 
 

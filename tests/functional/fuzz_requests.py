@@ -25,6 +25,7 @@ from volapi.api.schemas import attachments as attachment_schemas
 from volapi.api.schemas import backups as backup_schemas
 from volapi.api.schemas import groups as group_schemas
 from volapi.api.schemas import qos_specs as qos_schemas
+from volapi.api.schemas import snapshot_manage as snapshot_manage_schemas
 from volapi.api.schemas import snapshots as snapshot_schemas
 from volapi.api.schemas import types as type_schemas
 from volapi.api.schemas import volume_actions as action_schemas
@@ -241,7 +242,14 @@ VOLUME_EXAMPLES = {
         {'os-reset_status': {'status': 'available'}},
         {'os-force_delete': None},
         {'os-update_snapshot_status': {'status': 'available',
-                                       'progress': '100%'}}],
+                                       'progress': '100%'}},
+        {'os-unmanage': None}],
+    ('POST', '/v3/manageable_snapshots'): [
+        {'snapshot': {'volume_id': '<volume_id>',
+                      'ref': {'source-name': 'x'}, 'name': 's',
+                      'description': 'd', 'metadata': {'k': 'v'}}}],
+    ('POST', '/v3/os-snapshot-manage'): [
+        {'snapshot': {'volume_id': '<volume_id>', 'ref': 'x'}}],
     ('*', '/v3/attachments/{attachment_id}/action'): [
         {'os-complete': None}],
     ('POST', '/v3/backups'): [
@@ -341,7 +349,7 @@ VOLUME_SCHEMAS = [
     for module in (attachment_schemas, snapshot_schemas, type_schemas,
                    action_schemas, volume_schemas, worker_schemas,
                    qos_schemas, backup_schemas, group_schemas,
-                   manage_schemas)
+                   manage_schemas, snapshot_manage_schemas)
     for name in dir(module)
     if not name.startswith('_') and isinstance(getattr(module, name), dict)]
 PLACEMENT_SCHEMAS = [

@@ -149,8 +149,14 @@ class CreateTest(backup_fixtures.BackupTestCase):
         self.assertEqual('available', self.volume_row(self.volume.id)[
             'status'])
 
-    def test_incremental_flag_accepted(self):
-        backup_id = self.backup_id(self.volume.id, incremental=True)
+    def test_incremental_needs_a_parent(self):
+        # (Chains themselves: test_backup_chains.py.)
+        self.assertEqual(
+            'Invalid backup: No backups available to do an incremental '
+            'backup.', self.fault(self.create(
+                volume_id=self.volume.id, incremental=True, status=400),
+                400))
+        backup_id = self.backup_id(self.volume.id, incremental=False)
         self.assertFalse(self.show(backup_id)['is_incremental'])
 
 

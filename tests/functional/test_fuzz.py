@@ -42,6 +42,7 @@ from objects import quota
 from volapi.volume import backups as backup_api
 from volapi.volume import groups as group_api
 from volapi.volume import transfers as transfer_api
+from volapi.volume.transitions import table as transitions
 
 EXAMPLES = int(os.environ.get('VOLAPI_FUZZ_EXAMPLES') or 3000)
 SEED = int(os.environ.get('VOLAPI_FUZZ_SEED') or
@@ -203,6 +204,15 @@ def _text(text):
     return content.text_content(text)
 
 
+# A workers row whose status is not its resource's (a managed snapshot's
+# 'managing' while it is 'creating'): the statuses its resource may have.
+_RESOURCE_STATUSES = collections.defaultdict(set)
+for _t in transitions.TABLE:
+    if _t.workers_status and 'status' in _t.values:
+        _RESOURCE_STATUSES[transitions.WORKER_TYPES[_t.resource],
+                           _t.workers_status].add(_t.values['status'])
+
+
 def _workers_rows_agree(conn):
     workers = models.Worker.__table__
     problems = []
@@ -214,7 +224,8 @@ def _workers_rows_agree(conn):
             workers.outerjoin(table, table.c.id == workers.c.resource_id)
         ).where(workers.c.resource_type == kind)
         for resource_id, in_flight, status, deleted in conn.execute(query):
-            if status != in_flight or deleted:
+            if deleted or status != in_flight and status not in \
+                    _RESOURCE_STATUSES[kind, in_flight]:
                 problems.append('workers row of %s %s says %r, the row '
                                 'says %r (deleted: %s)' % (
                                     kind, resource_id, in_flight, status,

@@ -1,4 +1,4 @@
-"""The models in db/models.py and the schema the migrations make agree
+"""The models in db/models/ and the schema the migrations make agree
 (oslo.db's ModelsMigrationsSync), on the backend under test."""
 import sqlalchemy as sa
 from oslo_db.sqlalchemy import test_migrations

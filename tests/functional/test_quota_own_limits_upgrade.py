@@ -5,6 +5,7 @@ import sqlalchemy as sa
 from oslo_utils import timeutils
 
 from db import migration
+from db import models
 from db import session
 from objects import quota
 from objects import type_quota
@@ -24,8 +25,9 @@ class OwnLimitsUpgradeTest(base.DatabaseTestCase):
         self.useFixture(fixtures.SchemaAt(BEFORE))
         self.engine = session.get_engine()
         self.gold = rows.volume_type(self.context, name='gold')
-        rows.volume(self.context, project_id=UNCOUNTED, size=3,
-                    volume_type_id=self.gold)
+        # Inserted only: the object would read today's columns.
+        rows.insert(self.context, models.Volume, **rows.volume_values(
+            project_id=UNCOUNTED, size=3, volume_type_id=self.gold))
         limits = [('project', COUNTED, 'volumes', 7),
                   ('project', COUNTED, 'gigabytes_gold', 50),
                   # A type that is gone: nothing applies it.

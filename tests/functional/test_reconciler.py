@@ -153,6 +153,41 @@ class ReconcilerTest(base.DatabaseTestCase):
         self.assertEqual('deleted', volume.status)
         self.assertTrue(os.path.exists(volume.provider_location))
 
+    def test_snapshot_manage_of_the_dead_peer_is_re_driven(self):
+        # A managed snapshot is 'creating', its workers row 'managing': the
+        # manage is re-driven (the file taken), not a create (a copy).
+        volume = self.volume_of_the_dead_peer()
+        snapshot = wf.make_snapshot(self.context, volume, status='creating',
+                                    tracked=False)
+        reference = {'source-name': 'legacy'}
+        engine.run(self.context, lambda ctx: objects.Worker.track(
+            ctx, 'snapshot', snapshot.id, 'managing',
+            {'reference': reference}))
+        self.held_by_the_dead('Snapshot', snapshot.id, 'managing')
+        legacy = os.path.join(self.worker.driver.pool_dir('file'), 'legacy')
+        with open(legacy, 'wb') as f:
+            f.truncate(GiB // 2)
+        self.assertEqual(1, len(self.reconciler.reconcile()))
+        snapshot.refresh()
+        path = os.path.join(self.worker.driver.pool_dir('file'),
+                            'snapshot-%s' % snapshot.id)
+        self.assertEqual(('available', path),
+                         (snapshot.status, snapshot.provider_location))
+        self.assertEqual(GiB // 2, os.path.getsize(path))
+        self.assertFalse(os.path.exists(legacy))
+        self.assertNoWorkerRow('snapshot', snapshot.id)
+
+    def test_snapshot_unmanage_of_the_dead_peer_is_completed(self):
+        volume = self.volume_of_the_dead_peer()
+        snapshot = wf.make_snapshot(self.context, volume, status='available')
+        engine.apply(self.context, 'snapshot_unmanage', snapshot)
+        self.held_by_the_dead('Snapshot', snapshot.id, 'unmanaging')
+        self.reconciler.reconcile()
+        snapshot = objects.Snapshot.get_by_id(self.context, snapshot.id,
+                                              include_deleted=True)
+        self.assertEqual('deleted', snapshot.status)
+        self.assertNoWorkerRow('snapshot', snapshot.id)
+
     def test_operations_of_another_cluster_are_left_alone(self):
         volume = wf.make_volume(self.context, status='available',
                                 host='other@file#file',

@@ -9,6 +9,7 @@ For another project, a resource of the owner is exactly an unknown id:
 same status, same body but for the id (a path item, a marker, an id in a
 body), so that no answer tells whether another tenant's id exists.
 """
+import base64
 import datetime
 import json
 import uuid
@@ -22,6 +23,7 @@ from tests.functional import api_routes
 from tests.functional import test_placement_base
 from tests.functional import volume_worker_fixture
 from volapi.volume import transfers
+from volapi.volume.drivers import file as file_driver
 
 VERSION = '3.67'
 CALLERS = {
@@ -68,6 +70,16 @@ def _snapshot(w, template, body=None):
 
 def _backup(w, template, body=None):
     return _path(template, backup_id=w['backup']), body, [w['backup']]
+
+
+def _import_body():
+    """A backup record of a new id (what an export gives)."""
+    record = {'id': str(uuid.uuid4()), 'size': 1, 'object_count': 1,
+              'display_name': 'imported', 'display_description': None,
+              'container': None, 'service_metadata': None}
+    return {'backup-record': {
+        'backup_service': file_driver.FileDriver.backup_service,
+        'backup_url': base64.b64encode(json.dumps(record).encode()).decode()}}
 
 
 def _attachment(w, template, body=None, which='attachment'):
@@ -125,6 +137,36 @@ def _qos_rows():
 
 def _group(w, template, body=None):
     return _path(template, group_id=w['group']), body, [w['group']]
+
+
+def _group_snapshot_rows():
+    """Group snapshots (3.14): the owner's or an administrator's."""
+    member = '/v3/group_snapshots/{group_snapshot_id}'
+
+    def of(w, template):
+        return (_path(template, group_snapshot_id=w['group_snapshot']),
+                None, [w['group_snapshot']])
+    return {
+        ('GET', '/v3/group_snapshots'): (
+            lambda w: ('/v3/group_snapshots?marker=%s' % w['group_snapshot'],
+                       None, [w['group_snapshot']]), expect(200, 404, 404)),
+        ('GET', '/v3/group_snapshots/detail'): (
+            lambda w: ('/v3/group_snapshots/detail?marker=%s'
+                       % w['group_snapshot'], None, [w['group_snapshot']]),
+            expect(200, 404, 404)),
+        # The world's group has no volumes: nothing to cast.
+        ('POST', '/v3/group_snapshots'): (
+            lambda w: ('/v3/group_snapshots', {'group_snapshot': {
+                'group_id': w['group']}}, [w['group']]),
+            expect(202, 404, 202)),
+        ('GET', member): (lambda w: of(w, member), expect(200, 404, 200)),
+        ('DELETE', member): (lambda w: of(w, member), expect(202, 404, 202)),
+        # The world's group has no volumes: Cinder's 400, once found.
+        ('POST', '/v3/groups/action'): (
+            lambda w: ('/v3/groups/action', {'create-from-src': {
+                'source_group_id': w['group']}}, [w['group']]),
+            expect(400, 404, 400)),
+    }
 
 
 def _group_type(w, template, body=None):
@@ -343,6 +385,12 @@ VOLUME_MATRIX = {
         lambda w: _backup(w, '/v3/backups/{backup_id}/restore',
                           {'restore': {'volume_id': w['restore_to']}}),
         expect(202, 404, 202)),
+    ('GET', '/v3/backups/{backup_id}/export_record'): (
+        lambda w: _backup(w, '/v3/backups/{backup_id}/export_record'),
+        expect(403, 404, 200)),
+    ('POST', '/v3/backups/import_record'): (
+        lambda w: ('/v3/backups/import_record', _import_body(), []),
+        expect(403, 403, 201)),
     ('GET', '/v3/attachments'): (
         lambda w: ('/v3/attachments?marker=%s' % w['attachment'], None,
                    [w['attachment']]), expect(200, 404, 404)),
@@ -487,6 +535,28 @@ VOLUME_MATRIX = {
         lambda w: ('/v3/os-volume-manage', {'volume': {
             'host': 'worker-1@file', 'ref': {'source-name': 'none'}}}, []),
         expect(403, 403, 400)),
+    # Administrators only (another project's volume is unknown to it);
+    # the admin's reference names no file.
+    ('GET', '/v3/manageable_snapshots'): (
+        lambda w: ('/v3/manageable_snapshots?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/manageable_snapshots/detail'): (
+        lambda w: ('/v3/manageable_snapshots/detail?host=worker-1@file',
+                   None, []), expect(403, 403, 200)),
+    ('POST', '/v3/manageable_snapshots'): (
+        lambda w: ('/v3/manageable_snapshots', {'snapshot': {
+            'volume_id': w['volume'], 'ref': {'source-name': 'none'}}},
+            [w['volume']]), expect(403, 404, 400)),
+    ('GET', '/v3/os-snapshot-manage'): (
+        lambda w: ('/v3/os-snapshot-manage?host=worker-1@file', None, []),
+        expect(403, 403, 200)),
+    ('GET', '/v3/os-snapshot-manage/detail'): (
+        lambda w: ('/v3/os-snapshot-manage/detail?host=worker-1@file', None,
+                   []), expect(403, 403, 200)),
+    ('POST', '/v3/os-snapshot-manage'): (
+        lambda w: ('/v3/os-snapshot-manage', {'snapshot': {
+            'volume_id': w['volume'], 'ref': {'source-name': 'none'}}},
+            [w['volume']]), expect(403, 404, 400)),
     ('GET', '/v3/scheduler-stats/get_pools'): (
         lambda w: ('/v3/scheduler-stats/get_pools?detail=True', None, []),
         expect(403, 403, 200)),
@@ -536,6 +606,7 @@ VOLUME_MATRIX = {
 VOLUME_MATRIX.update(_transfer_rows())
 VOLUME_MATRIX.update(_qos_rows())
 VOLUME_MATRIX.update(_group_rows())
+VOLUME_MATRIX.update(_group_snapshot_rows())
 
 # POST .../action, per action: (template, action) -> (argument, the world
 # key of the resource acted on, expected statuses).
@@ -596,6 +667,8 @@ ACTION_MATRIX = {
         {'status': 'error'}, 'snapshot', expect(403, 404, 202)),
     ('/v3/snapshots/{snapshot_id}/action', 'os-force_delete'): (
         None, 'snapshot', expect(403, 404, 202)),
+    ('/v3/snapshots/{snapshot_id}/action', 'os-unmanage'): (
+        None, 'snapshot', expect(403, 404, 202)),
     # The world's snapshot is available: not a status to update.
     ('/v3/snapshots/{snapshot_id}/action', 'os-update_snapshot_status'): (
         {'status': 'error'}, 'snapshot', expect(400, 404, 400)),
@@ -614,13 +687,18 @@ ACTION_MATRIX = {
         {}, 'group', expect(202, 404, 202)),
     ('/v3/groups/{group_id}/action', 'reset_status'): (
         {'status': 'error'}, 'group', expect(403, 404, 202)),
+    ('/v3/group_snapshots/{group_snapshot_id}/action', 'reset_status'): (
+        {'status': 'error'}, 'group_snapshot', expect(403, 404, 202)),
 }
 # The methods of the handlers that take any (and refuse the others).
 ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
+                     '/v3/groups/action': 'POST',
                      '/v3/volumes/summary': 'GET',
                      '/v3/snapshots/detail': 'GET',
                      '/v3/backups/detail': 'GET',
                      '/v3/backups/{backup_id}/restore': 'POST',
+                     '/v3/backups/{backup_id}/export_record': 'GET',
+                     '/v3/backups/import_record': 'POST',
                      '/v3/attachments/detail': 'GET',
                      '/v3/workers/cleanup': 'POST',
                      '/v3/clusters/enable': 'PUT',
@@ -679,7 +757,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         rows.insert(context, models.SnapshotMetadata,
                     snapshot_id=snapshot.id, key='k', value='v')
         self.driver.create_snapshot(snapshot, volume)
-        backup = rows.backup(context, volume)
+        backup = rows.backup(context, volume,
+                             service=file_driver.FileDriver.backup_service)
         self.driver.create_backup(backup, volume)
         restore_to = rows.volume(context, project_id='project-a')
         self.driver.create_volume(restore_to)
@@ -717,6 +796,18 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
         rows.insert(context, models.GroupVolumeTypeMapping, group_id=group,
                     volume_type_id=group_volume_type,
                     created_at=timeutils.utcnow())
+        # Of a group of its own: the world's group is deleted by a row.
+        snapshotted = str(uuid.uuid4())
+        rows.insert(context, models.Group, id=snapshotted,
+                    project_id='project-a', user_id='user-a',
+                    status='available', group_type_id=group_type,
+                    deleted=False, created_at=timeutils.utcnow())
+        group_snapshot = str(uuid.uuid4())
+        rows.insert(context, models.GroupSnapshot, id=group_snapshot,
+                    group_id=snapshotted, project_id='project-a',
+                    user_id='user-a', status='available',
+                    group_type_id=group_type, deleted=False,
+                    created_at=timeutils.utcnow())
         offered = rows.volume(context, project_id='project-a',
                               status='awaiting-transfer')
         self.driver.create_volume(offered)
@@ -738,6 +829,7 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                 'type': type_id, 'type_name': 'type-%s' % type_id[:8],
                 'group': group, 'group_type': group_type,
                 'group_volume_type': group_volume_type,
+                'group_snapshot': group_snapshot,
                 'instance': str(uuid.uuid4())}
 
     def call(self, method, path, body, caller):
@@ -774,7 +866,8 @@ class VolumeTenantMatrixTest(api_fixtures.APITestCase):
                                        attachment_id=world[target],
                                        backup_id=world[target],
                                        type_id=world[target],
-                                       group_id=world[target])
+                                       group_id=world[target],
+                                       group_snapshot_id=world[target])
                 # Types belong to no project.
                 owned = [] if target == 'type' else [world[target]]
                 return path, {action: filled}, owned

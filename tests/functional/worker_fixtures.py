@@ -54,13 +54,15 @@ def make_volume(context, status='creating', size=1, **values):
     return objects.Volume.get_by_id(context, row['id'])
 
 
-def make_snapshot(context, volume, status='creating'):
+def make_snapshot(context, volume, status='creating', tracked=True):
+    """A snapshot row as the API leaves it (plus, with ``tracked``, its
+    workers row when it is 'creating')."""
     snapshot_id = str(uuid.uuid4())
     insert(context, models.Snapshot, id=snapshot_id, volume_id=volume.id,
            project_id=volume.project_id, user_id=volume.user_id,
            status=status, volume_size=volume.size, deleted=False,
            created_at=timeutils.utcnow())
-    if status == 'creating':
+    if status == 'creating' and tracked:
         track(context, 'snapshot', snapshot_id, status)
     return objects.Snapshot.get_by_id(context, snapshot_id)
 

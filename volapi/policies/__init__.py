@@ -12,8 +12,10 @@ from volapi.policies import base
 from volapi.policies import capabilities
 from volapi.policies import clusters
 from volapi.policies import default_types
+from volapi.policies import group_snapshots
 from volapi.policies import groups
 from volapi.policies import limits
+from volapi.policies import manageable_snapshots
 from volapi.policies import manageable_volumes
 from volapi.policies import messages
 from volapi.policies import qos_specs
@@ -38,4 +40,5 @@ def list_rules():
         default_types.list_rules(), volume_transfer.list_rules(),
         qos_specs.list_rules(), manageable_volumes.list_rules(),
         backups.list_rules(), backup_actions.list_rules(),
-        groups.list_rules()))
+        groups.list_rules(), group_snapshots.list_rules(),
+        manageable_snapshots.list_rules()))

@@ -8,6 +8,8 @@ UPDATE = 'backup:update'
 DELETE = 'backup:delete'
 RESTORE = 'backup:restore'
 ATTRIBUTES = 'backup:backup_project_attribute'
+IMPORT = 'backup:backup-import'
+EXPORT = 'backup:export-import'
 
 rules = [
     base.operation(GET_ALL, base.RULE_ADMIN_OR_OWNER, 'List backups.',
@@ -25,6 +27,10 @@ rules = [
     base.operation(ATTRIBUTES, base.RULE_ADMIN_API,
                    "Show a backup's project and user (3.18, 3.56).",
                    'GET', '/backups/{backup_id}'),
+    base.operation(IMPORT, base.RULE_ADMIN_API, 'Import a backup record.',
+                   'POST', '/backups/import_record'),
+    base.operation(EXPORT, base.RULE_ADMIN_API, 'Export a backup record.',
+                   'GET', '/backups/{backup_id}/export_record'),
 ]
 
 

@@ -55,8 +55,11 @@ def create(context, volume_id, name=None, description=None, container=None,
            incremental=False, force=False, snapshot_id=None, metadata=None,
            availability_zone=None, version=None, authorize=None):
     """Start backing up the volume (or its snapshot ``snapshot_id``).
-    ``incremental`` is accepted and makes a full backup: volapi keeps no
-    chains. Returns the backup."""
+    ``incremental``: the backup's parent is the volume's latest available
+    backup (see objects.Backup.latest_available), which counts its child
+    in the same transaction (a concurrent delete of the parent conflicts,
+    and a later one is refused while the child lives). Returns the
+    backup."""
     backup = objects.Backup(
         context, id=str(uuid.uuid4()), volume_id=volume_id,
         snapshot_id=snapshot_id, user_id=context.user_id,
@@ -72,12 +75,16 @@ def create(context, volume_id, name=None, description=None, container=None,
                                  snapshot, version=version, reflect=False)
             backup.size = snapshot.volume_size
             backup.data_timestamp = snapshot.created_at
+            if incremental:
+                yield _parent_hold(ctx, backup, volume, snapshot.created_at)
         else:
             yield engine.prepare(ctx, 'backup_create', volume,
                                  version=version, force=bool(force),
                                  reflect=False)
             backup.size = volume.size
             backup.data_timestamp = timeutils.utcnow()
+            if incremental:
+                yield _parent_hold(ctx, backup, volume)
         backup.host = volume.host
         # Before the insert: a usage row made here counts the table.
         yield lambda ctx: claims.claim_backup(ctx, backup)
@@ -89,6 +96,20 @@ def create(context, volume_id, name=None, description=None, container=None,
                                            authorize)
     volume_api.worker_client().create_backup(context, backup, volume)
     return backup
+
+
+def _parent_hold(context, backup, volume, before=None):
+    """Name the parent of the incremental ``backup``; the step that
+    counts the child in it."""
+    parent = objects.Backup.latest_available(
+        context, volume.id, context.project_id, before)
+    if parent is None:
+        raise volume_api.InvalidRequest(
+            'Invalid backup: No backups available to do an incremental '
+            'backup.')
+    backup.parent_id = parent.id
+    return engine.prepare(context, 'backup_parent_hold', parent,
+                          reflect=False)
 
 
 def update(context, backup_id, values, metadata=None, authorize=None):
@@ -173,19 +194,12 @@ def _restore_to_new(context, backup_id, name, version, authorize):
         raise db_exc.ConditionNotMet(cond.Expect('status', 'available'),
                                      backup.status, 'backup')
 
-    def take_backup(volume):
-        return [engine.prepare(context, 'backup_restore', backup,
-                               version=version, reflect=False,
-                               restore_volume_id=volume.id)]
-
     volume = volume_create.create(
         context, size=backup.size, name=name or RESTORED_NAME % backup.id,
         description=RESTORED_DESCRIPTION, version=version,
-        restoring=take_backup)
+        backup_id=backup.id, restore=True)
     if volume.status == 'error':
         raise volume_api.InvalidRequest(
             'Invalid volume: Error while creating volume %s for restoring '
             'backup %s.' % (volume.id, backup.id))
-    backup.restore_volume_id = volume.id
-    volume_api.worker_client().restore_backup(context, backup, volume)
     return Restore(backup.id, volume.id, volume.display_name)

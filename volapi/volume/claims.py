@@ -394,6 +394,8 @@ AFTER_TRANSITION = {
     'force_delete': lambda ctx, volume, values: undo_retype(ctx, volume),
     'snapshot_delete_done':
         lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
+    'snapshot_unmanage_done':
+        lambda ctx, snapshot, values: release_snapshot(ctx, snapshot),
     'backup_delete_done':
         lambda ctx, backup, values: release_backup(ctx, backup),
 }
@@ -415,7 +417,7 @@ def read_committed(context):
 # deletes on one pool then queue on its inventory row instead of failing
 # with serialization errors, starting over, and running out of retries.
 READ_COMMITTED = frozenset(['delete_done', 'unmanage_done',
-                            'snapshot_delete_done'])
+                            'snapshot_delete_done', 'snapshot_unmanage_done'])
 
 
 def after_transition(context, name, obj, values):

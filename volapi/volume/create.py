@@ -3,7 +3,14 @@ the conventions it shares). What the new volume is made of (its type,
 size, source and pool) is read first, in one read-only transaction; the
 insert, its claim and the holds of its source and its type are then ONE
 transaction whose compare-and-swaps decide, and only once it committed is
-the creation cast to a worker."""
+the creation cast to a worker.
+
+A source is a snapshot, a volume or a backup. A backup is not held but
+taken, when a pool holds the volume: its swap to 'restoring' is in the
+insert's transaction, so a concurrent delete of the backup conflicts.
+The volume's creation restores it (``volume.backup_id``) and its ending
+transition ends the backup's restore (several volumes may be made from
+one backup at once: the last to end makes it available)."""
 import uuid
 
 from db import conditions as cond
@@ -17,6 +24,7 @@ from volapi.volume import claims
 from volapi.volume import placement_create
 from volapi.volume import scheduler
 from volapi.volume.transitions import engine
+from volapi.volume.transitions import table
 
 
 def _volume_type(context, wanted, source_type_id):
@@ -39,6 +47,11 @@ def _volume_type(context, wanted, source_type_id):
 
 
 def _size(size, source_size, what):
+    if size is not None and what == 'backup' and int(size) < source_size:
+        raise volume_api.InvalidRequest(
+            'Invalid input received: Volume size %sGB cannot be smaller '
+            'than the backup size %sGB. It must be >= backup size.'
+            % (size, source_size))
     if size is None:
         if source_size is None:
             raise volume_api.InvalidRequest(
@@ -57,12 +70,16 @@ def _size(size, source_size, what):
     return size
 
 
-def _source(context, snapshot_id, source_volid):
-    """(source object, its hold transition, what it is called), or Nones."""
-    if snapshot_id and source_volid:
+def _source(context, snapshot_id, source_volid, backup_id):
+    """(source object, its hold transition, what it is called), or Nones
+    but 'volume'. A backup's "hold" is its swap to 'restoring'."""
+    given = [key for key, value in (('snapshot_id', snapshot_id),
+                                    ('source_volid', source_volid),
+                                    ('backup_id', backup_id)) if value]
+    if len(given) > 1:
         raise volume_api.InvalidRequest(
-            'Invalid input received: only one of snapshot_id and '
-            'source_volid may be given.')
+            'Invalid input received: only one of snapshot_id, source_volid '
+            'and backup_id may be given, not %s.' % ' and '.join(given))
     if snapshot_id:
         snapshot = objects.Snapshot.get_by_id(context, snapshot_id)
         volume_api.owned(context, snapshot, snapshot.project_id)
@@ -70,7 +87,27 @@ def _source(context, snapshot_id, source_volid):
     if source_volid:
         return (volume_api.get_volume(context, source_volid),
                 'create_from_volume', 'volume')
+    if backup_id:
+        backup = objects.Backup.get_by_id(context, backup_id)
+        volume_api.owned(context, backup, backup.project_id)
+        statuses = table.TRANSITIONS['create_from_backup'].source
+        if backup.status not in statuses:
+            # Refused before a volume is made for it (one no pool holds
+            # would be inserted in 'error'); the swap in the create's
+            # transaction decides.
+            raise volume_api.InvalidRequest(
+                "Invalid backup: Originating backup status must be one of "
+                "'%s' values" % ', '.join(statuses))
+        return backup, 'create_from_backup', 'backup'
     return None, None, 'volume'
+
+
+def _source_size(source, hold):
+    if source is None:
+        return None
+    if hold == 'create_from_snapshot':
+        return source.volume_size
+    return source.size
 
 
 def _group(context, group_id, volume_type):
@@ -92,19 +129,20 @@ def _group(context, group_id, volume_type):
     return group
 
 
-def _prepare(context, size, volume_type, fields):
+def _prepare(context, size, volume_type, fields, backup_id):
     """(the new volume, its type, its source and the source's hold
     transition, its placement_create.Plan), read in one read-only
     transaction: none of it is trusted by the create's transaction, whose
     compare-and-swaps decide (and hold the source and the type again)."""
     snapshot_id, source_volid = fields['snapshot_id'], fields['source_volid']
     with session.reader.connection.using(context):
-        source, hold, what = _source(context, snapshot_id, source_volid)
-        size = _size(size, source and (
-            source.volume_size if hold == 'create_from_snapshot'
-            else source.size), what)
+        source, hold, what = _source(context, snapshot_id, source_volid,
+                                     backup_id)
+        size = _size(size, _source_size(source, hold), what)
+        # A backup has no type: the new volume's is the default.
         new_type = _volume_type(context, volume_type,
-                                source and source.volume_type_id)
+                                hold != 'create_from_backup' and source and
+                                source.volume_type_id)
         group = _group(context, fields['group_id'], volume_type)
         if group is not None and new_type.id not in group.volume_type_ids:
             raise volume_api.InvalidRequest(
@@ -162,17 +200,19 @@ def _source_grew(refusal):
 def create(context, size=None, name=None, description=None,
            volume_type=None, snapshot_id=None, source_volid=None,
            availability_zone=None, metadata=None, version=None,
-           restoring=None, group_id=None):
+           backup_id=None, restore=False, group_id=None):
     """Insert the volume ('creating'), holding its source and its type in
     the same transaction (a concurrent delete of either conflicts), then
     cast its creation. Returns the volume, as the view shows it.
 
-    ``restoring(volume)``, for a volume a backup is restored to, returns
-    the steps that take the backup, run first in the insert's transaction
-    when a pool holds the volume: it is inserted 'restoring-backup'
-    (``backup_restore_create``) and its creation is not cast (the
-    restore's is, by the caller). Where no pool can, it is inserted in
-    'error' and the backup left alone.
+    From a backup (``backup_id``), the backup's swap to 'restoring'
+    (``create_from_backup``) runs in the insert's transaction when a pool
+    holds the volume; where no pool can, the volume is inserted in 'error'
+    and the backup left alone. With ``restore`` (POST
+    /backups/{id}/restore without a volume) the swap is the backup's own
+    restore's (``backup_restore``), the volume is inserted
+    'restoring-backup' (``backup_restore_create``) and the restore is cast
+    instead of the creation.
 
     A clone's size is checked against its source's as read; the hold
     proves the source no bigger. One that grew in between (an extend that
@@ -182,7 +222,7 @@ def create(context, size=None, name=None, description=None,
         try:
             return _create(context, size, name, description, volume_type,
                            snapshot_id, source_volid, availability_zone,
-                           metadata, version, restoring, group_id)
+                           metadata, version, backup_id, restore, group_id)
         except engine.TransitionRefused as refusal:
             if not _source_grew(refusal):
                 raise
@@ -190,28 +230,35 @@ def create(context, size=None, name=None, description=None,
 
 
 def _create(context, size, name, description, volume_type, snapshot_id,
-            source_volid, availability_zone, metadata, version, restoring,
-            group_id):
+            source_volid, availability_zone, metadata, version, backup_id,
+            restore, group_id):
     zone = volume_api.zone(availability_zone)
     fields = dict(user_id=context.user_id, project_id=context.project_id,
                   availability_zone=zone, display_name=name,
                   display_description=description, snapshot_id=snapshot_id,
-                  source_volid=source_volid, bootable=False,
+                  source_volid=source_volid,
+                  # A restore's volume is the backup's own restore's.
+                  backup_id=None if restore else backup_id, bootable=False,
                   metadata=metadata or {}, deleted=False,
                   group_id=group_id or None)
     try:
         volume, new_type, source, hold, plan, group = _prepare(
-            context, size, volume_type, fields)
+            context, size, volume_type, fields, backup_id)
     except type_obj.VolumeTypeNotFound:
         # The default type is missing (a database emptied by hand): made
         # again, a write, apart from the reads; then they run again.
         type_obj.VolumeType.get_default(context)
         volume, new_type, source, hold, plan, group = _prepare(
-            context, size, volume_type, fields)
-    holds = []
-    # What a restore takes, with the volume a pool holds.
-    taken = list(restoring(volume)) if restoring else []
-    if source is not None:
+            context, size, volume_type, fields, backup_id)
+    holds, taken = [], []
+    if hold == 'create_from_backup':
+        # Taken only with a pool: a volume in 'error' leaves it alone.
+        taken.append(engine.prepare(
+            context, 'backup_restore', source, version=version,
+            reflect=False, restore_volume_id=volume.id) if restore else
+            engine.prepare(context, hold, source, version=version,
+                           reflect=False))
+    elif source is not None:
         sized = {'clone_size': volume.size} if hold == 'create_from_volume' \
             else {}
         holds.append(engine.prepare(context, hold, source, version=version,
@@ -224,7 +271,7 @@ def _create(context, size, name, description, volume_type, snapshot_id,
         claim = claims.claim_volume if name == 'create' \
             else claims.count_volume
         placed = name == 'create'
-        if restoring and placed:
+        if restore and placed:
             name = 'backup_restore_create'
         rows = engine.prepare(context, name, volume, version=version)
         group_hold = [] if group is None else [_group_hold(
@@ -240,9 +287,13 @@ def _create(context, size, name, description, volume_type, snapshot_id,
                 lambda ctx: new_type.guard_in_use()))
 
     placement_create.create(context, volume, insert, plan)
-    if volume.status == 'creating' and not restoring:
-        # Else no pool could hold it, or a restore makes it.
-        volume_api.worker_client().create_volume(context, volume)
+    if volume.status != 'error':
+        if restore:
+            source.restore_volume_id = volume.id
+            volume_api.worker_client().restore_backup(context, source,
+                                                      volume)
+        else:
+            volume_api.worker_client().create_volume(context, volume)
     # For the view; after the cast, which the worker does not need it in
     # (volumes loaded for the other casts do not carry their type either).
     volume.volume_type = new_type

@@ -18,6 +18,7 @@ from objects import volume_type as type_obj
 from volapi import conf as volapi_conf
 from volapi.volume import api as volume_api
 from volapi.volume.transitions import engine
+from volapi.volume.transitions.table import groups as group_table
 
 CONF = volapi_conf.CONF
 
@@ -274,6 +275,9 @@ def _delete(context, group, volume_ids, version):
 
 
 def _delete_refused(group, refusal, delete_volumes):
+    if getattr(refusal.condition, 'requirement', None) == \
+            group_table.NO_GROUP_SNAPSHOTS.text:
+        return InvalidGroup('Group has existing snapshots.')
     if refusal.transition.resource == 'volume' or \
             refusal.transition.name == 'group_delete_with_volumes' and \
             refusal.field != 'status':

@@ -44,7 +44,7 @@ def _backend(host, cluster_name):
     return cluster.server_of(location), location.partition('#')[2] or None
 
 
-def _ask(context, host, cluster_name, what, method, **kwargs):
+def ask(context, host, cluster_name, what, method, **kwargs):
     name, pool = _backend(host, cluster_name)
     try:
         server, answer = backend_call.call(context, name, what, method,
@@ -57,22 +57,23 @@ def _ask(context, host, cluster_name, what, method, **kwargs):
     return server, pool, answer
 
 
-def _remote_reason(error, reference):
-    """The API error for a backend_call.WorkerFailed: an InvalidReference
-    is the request's fault (Cinder's message), anything else the
-    backend's."""
+def remote_reason(error, reference, kind='volume'):
+    """The API error for a backend_call.WorkerFailed of a manage of a
+    ``kind`` ('volume' or 'snapshot'): an InvalidReference is the
+    request's fault (Cinder's message, the same for both), anything else
+    the backend's."""
     if error.exc_type == 'InvalidReference':
         return volume_api.InvalidRequest(
             'Manage existing volume failed due to invalid backend reference '
             '%s: %s' % (request_text.excerpt(reference), error.message))
     return volume_api.BackendError(
-        'Unable to manage the volume: the volume worker failed (%s).'
-        % error.exc_type)
+        'Unable to manage the %s: the volume worker failed (%s).'
+        % (kind, error.exc_type))
 
 
 # -- whose storage a name is -----------------------------------------------
 
-def _owners(context, names):
+def owners(context, names):
     """{storage name: (id of the live volume or snapshot using it, 'volume'
     or 'snapshot')} among ``names``."""
     ids = {}
@@ -110,7 +111,7 @@ def _is_uuid(text):
         return False
 
 
-def _source_name(reference):
+def source_name(reference):
     name = reference.get('source-name') if isinstance(reference, dict) \
         else None
     return name if isinstance(name, str) else None
@@ -120,37 +121,42 @@ def _source_name(reference):
 
 def manageable(context, host=None, cluster_name=None, marker=None,
                limit=None, offset=0, sort_keys=('reference',),
-               sort_dirs=('asc',)):
-    """The backend's storage objects, each ``{'reference', 'size',
-    'safe_to_manage', 'reason_not_safe', 'cinder_id', 'extra_info'}``,
-    sorted and paged as Cinder pages them (``marker``: a reference, as
-    JSON text, the last of the previous page)."""
+               sort_dirs=('asc',), kind='volume'):
+    """The backend's storage objects that could become volumes (``kind``
+    'volume') or snapshots ('snapshot'), each ``{'reference', 'size',
+    'safe_to_manage', 'reason_not_safe', 'cinder_id', 'extra_info'}``
+    (and a snapshot's ``'source_reference'``), sorted and paged as Cinder
+    pages them (``marker``: a reference, as JSON text, the last of the
+    previous page)."""
     try:
-        _, pool, found = _ask(context, host, cluster_name,
-                              'list the manageable volumes of',
-                              'get_manageable_volumes')
+        _, pool, found = ask(context, host, cluster_name,
+                             'list the manageable %ss of' % kind,
+                             'get_manageable_%ss' % kind)
     except backend_call.WorkerFailed as error:
         raise volume_api.BackendError(
-            'Unable to list the manageable volumes: the volume worker '
-            'failed (%s).' % error.exc_type) from None
+            'Unable to list the manageable %ss: the volume worker '
+            'failed (%s).' % (kind, error.exc_type)) from None
     entries = [entry for entry in found
                if pool is None or entry['pool'] == pool]
-    owners = _owners(context, filter(None, (
-        _source_name(entry['reference']) for entry in entries)))
+    used = owners(context, filter(None, (
+        source_name(entry['reference']) for entry in entries)))
     listed = []
     for entry in entries:
-        owner = owners.get(_source_name(entry['reference']))
-        listed.append({
+        owner = used.get(source_name(entry['reference']))
+        shown = {
             'reference': entry['reference'], 'size': entry['size'],
             'safe_to_manage': owner is None,
             'reason_not_safe': owner and 'already managed as a %s'
             % owner[1],
             'cinder_id': owner and owner[0],
-            'extra_info': None})
-    return _page(listed, marker, limit, offset, sort_keys, sort_dirs)
+            'extra_info': None}
+        if kind == 'snapshot':
+            shown['source_reference'] = entry.get('source_reference')
+        listed.append(shown)
+    return page(listed, marker, limit, offset, sort_keys, sort_dirs)
 
 
-def _page(entries, marker, limit, offset, sort_keys, sort_dirs):
+def page(entries, marker, limit, offset, sort_keys, sort_dirs):
     def key_of(entry, key):
         value = entry[key]
         # A reference sorts by its (first) value, as Cinder sorts it.
@@ -197,19 +203,19 @@ def manage(context, reference, host=None, cluster_name=None, name=None,
     zone = volume_api.zone(availability_zone)
     new_type = _type(context, volume_type)
     try:
-        server, pool, found = _ask(context, host, cluster_name,
-                                   'manage a volume on',
-                                   'manage_existing_get_size',
-                                   reference=reference)
+        server, pool, found = ask(context, host, cluster_name,
+                                  'manage a volume on',
+                                  'manage_existing_get_size',
+                                  reference=reference)
     except backend_call.WorkerFailed as error:
-        raise _remote_reason(error, reference) from None
+        raise remote_reason(error, reference) from None
     if pool is not None and pool != found['pool']:
         raise volume_api.InvalidRequest(
             'Manage existing volume failed due to invalid backend reference '
             '%s: it is in pool %s, not in pool %s'
             % (request_text.excerpt(reference), found['pool'], pool))
-    source = _source_name(reference)
-    owner = source and _owners(context, [source]).get(source)
+    source = source_name(reference)
+    owner = source and owners(context, [source]).get(source)
     if owner:
         raise volume_api.InvalidRequest(
             'Manage existing volume failed due to invalid backend reference '

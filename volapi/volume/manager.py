@@ -62,6 +62,8 @@ REDRIVE = {
     (SNAPSHOT, 'creating'): ('_create_snapshot', ()),
     (SNAPSHOT, 'deleting'): ('_delete_snapshot', ()),
     (SNAPSHOT, 'restoring'): ('_revert_to_snapshot', ()),
+    (SNAPSHOT, 'managing'): ('_manage_existing_snapshot', ('reference',)),
+    (SNAPSHOT, 'unmanaging'): ('_unmanage_snapshot', ()),
     (ATTACHMENT, 'terminating'): ('_terminate_connection', ()),
 }
 REDRIVE.update(backup_manager.REDRIVE)
@@ -226,6 +228,11 @@ class VolumeManager(backup_manager.BackupOperations):
                 source = objects.Volume.get_by_id(context,
                                                   volume.source_volid)
                 values = self.driver.create_cloned_volume(volume, source)
+            elif volume.backup_id:
+                # The restore's own path: the driver makes the volume
+                # with the backup's data.
+                backup = objects.Backup.get_by_id(context, volume.backup_id)
+                values = self.driver.restore_backup(backup, volume)
             else:
                 values = self.driver.create_volume(volume)
             # The pool the API scheduled the volume to (older volumes:
@@ -399,6 +406,39 @@ class VolumeManager(backup_manager.BackupOperations):
 
     def manage_existing_get_size(self, context, reference):
         pool, size = self.driver.manage_existing_get_size(reference)
+        return {'pool': pool, 'size': size}
+
+    def manage_existing_snapshot(self, context, snapshot, reference):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._manage_existing_snapshot(context, snapshot,
+                                                     reference))
+
+    def _manage_existing_snapshot(self, context, snapshot, reference):
+        def work():
+            volume = objects.Volume.get_by_id(context, snapshot.volume_id)
+            return self.driver.manage_existing_snapshot(snapshot, volume,
+                                                        reference)
+
+        # Ends as a created snapshot ends (Cinder's 'creating').
+        return ('managing', work, 'snapshot_create_done',
+                'snapshot_create_failed')
+
+    def unmanage_snapshot(self, context, snapshot):
+        self._operate(context, SNAPSHOT, snapshot,
+                      self._unmanage_snapshot(context, snapshot))
+
+    def _unmanage_snapshot(self, context, snapshot):
+        def work():
+            self.driver.unmanage_snapshot(snapshot)
+
+        return ('unmanaging', work, 'snapshot_unmanage_done',
+                'snapshot_unmanage_failed')
+
+    def get_manageable_snapshots(self, context):
+        return self.driver.manageable_snapshots()
+
+    def manage_existing_snapshot_get_size(self, context, reference):
+        pool, size = self.driver.manage_existing_snapshot_get_size(reference)
         return {'pool': pool, 'size': size}
 
     # -- calls: the API waits for the answer, nothing to claim ---------------

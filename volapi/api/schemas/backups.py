@@ -65,3 +65,16 @@ reset_status = {
 }
 
 force_delete = volume_actions.no_arguments
+
+# POST /backups/import_record (Cinder's; the URL's base64 is checked as it
+# is decoded, with Cinder's messages).
+import_record = types.single_key('backup-record', {
+    'type': 'object',
+    'properties': {
+        'backup_service': {'type': 'string', 'minLength': 0,
+                           'maxLength': 255},
+        'backup_url': {'type': 'string', 'minLength': 1},
+    },
+    'required': ['backup_service', 'backup_url'],
+    'additionalProperties': False,
+})

@@ -45,6 +45,9 @@ reset_status = {
 
 force_delete = volume_actions.no_arguments
 
+# os-unmanage: Cinder's schema takes any value.
+unmanage = {}
+
 # os-update_snapshot_status: a status, and a progress "<0-100>%" as
 # Cinder's 'progress' format.
 update_snapshot_status = {

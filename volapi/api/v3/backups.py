@@ -20,6 +20,7 @@ from volapi.api.schemas import backups as schemas
 from volapi.api.views import backups as views
 from volapi.policies import backup_actions as action_policies
 from volapi.policies import backups as policies
+from volapi.volume import backup_records
 from volapi.volume import backups as backup_api
 import objects
 
@@ -52,7 +53,6 @@ def _attributes_shown(context):
 def _show(context, backup):
     metadata = objects.Backup.metadata_of(context, [backup.id])
     return views.show(pecan.request, backup, metadata[backup.id],
-                      objects.Backup.with_dependents(context, [backup.id]),
                       _attributes_shown(context))
 
 
@@ -120,6 +120,17 @@ class BackupController:
             authorize=policy.authorizer(context, policies.RESTORE))
         return views.restored(restored)
 
+    export_record = rest.by_method()
+
+    @export_record.when(method='GET')
+    @rest.json(200)
+    def _export_record(self, **params):
+        context = pecan.request.ctx
+        record = backup_records.export(
+            context, self.backup_id,
+            policy.authorizer(context, policies.EXPORT))
+        return {'backup-record': record}
+
     @pecan.expose()
     def action(self):
         """POST /backups/{id}/action: ``{"<action>": <argument>}``;
@@ -182,6 +193,20 @@ class BackupsController(rest.Listing):
             authorize=policy.authorizer(context, policies.CREATE))
         return views.created(request, backup)
 
+    import_record = rest.by_method()
+
+    @import_record.when(method='POST')
+    @rest.json(201)
+    @validation.schema(schemas.import_record)
+    def _import_record(self, body):
+        request = pecan.request
+        context = request.ctx
+        policy.authorize(context, policies.IMPORT)
+        spec = body['backup-record']
+        backup = backup_records.import_record(
+            context, spec['backup_service'], spec['backup_url'])
+        return views.created(request, backup)
+
     def member(self, backup_id):
         return BackupController(backup_id)
 
@@ -219,5 +244,4 @@ def _list(detailed):
                                          query['filters'])
     return views.collection(
         request, backups, metadata, detailed, query['limit'], count,
-        objects.Backup.with_dependents(context, ids) if detailed else (),
         detailed and _attributes_shown(context))

@@ -1,8 +1,8 @@
 """/v3/{project_id}/groups (3.13+): create, list (summary and detail),
 show, update (name, description, add_volumes, remove_volumes) and the
-``delete`` action. Group snapshots (3.14) and the replication and
-reset-status actions are not served. The use cases are
-``volapi.volume.groups``'s."""
+``delete`` and ``reset_status`` actions; ``POST /groups/action``
+create-from-src (3.14). Group replication is not served. The use cases are
+``volapi.volume.groups``'s and ``volapi.volume.group_sources``'s."""
 import pecan
 from oslo_utils import strutils
 
@@ -12,9 +12,11 @@ from volapi.api import microversion as mv
 from volapi.api import policy
 from volapi.api import rest
 from volapi.api import validation
+from volapi.api.schemas import group_snapshots as source_schemas
 from volapi.api.schemas import groups as schemas
 from volapi.api.views import groups as views
 from volapi.policies import groups as group_policies
+from volapi.volume import group_sources
 from volapi.volume import groups as group_api
 
 SORT_KEYS = ('id', 'name', 'description', 'status', 'created_at',
@@ -143,6 +145,32 @@ class GroupsController(rest.Listing):
             availability_zone=spec.get('availability_zone'),
             version=request.api_version)
         return {'group': views.summary(group)}
+
+    @pecan.expose()
+    def action(self, **params):
+        """POST /groups/action: {"create-from-src": {...}}."""
+        request = pecan.request
+        if request.method != 'POST':
+            # Cinder routes only POST here: anything else looks for a
+            # group named 'action'.
+            raise errors.NotFound('Group action could not be found.')
+        common.require_version(request, mv.GROUP_SNAPSHOTS)
+        body = validation.parse_body(request)
+        if not isinstance(body, dict) or 'create-from-src' not in body:
+            names = sorted(body) if isinstance(body, dict) else []
+            raise common.no_such_action(names[0] if names else '')
+        validation.validate(source_schemas.create_from_src, body)
+        context = request.ctx
+        policy.authorize(context, group_policies.CREATE,
+                         {'project_id': context.project_id})
+        spec = body['create-from-src']
+        group = group_sources.create_from_src(
+            context, name=_text(spec.get('name')),
+            description=_text(spec.get('description')),
+            group_snapshot_id=spec.get('group_snapshot_id'),
+            source_group_id=spec.get('source_group_id'),
+            version=request.api_version)
+        return rest.respond({'group': views.summary(group)}, 202)
 
     def member(self, group_id):
         return GroupController(group_id)

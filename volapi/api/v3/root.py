@@ -11,6 +11,7 @@ from volapi.api.v3 import capabilities
 from volapi.api.v3 import clusters
 from volapi.api.v3 import default_types
 from volapi.api.v3 import extensions
+from volapi.api.v3 import group_snapshots
 from volapi.api.v3 import group_types
 from volapi.api.v3 import groups
 from volapi.api.v3 import limits
@@ -20,6 +21,7 @@ from volapi.api.v3 import quotas
 from volapi.api.v3 import resource_filters
 from volapi.api.v3 import scheduler_stats
 from volapi.api.v3 import services
+from volapi.api.v3 import snapshot_manage
 from volapi.api.v3 import snapshots
 from volapi.api.v3 import transfers
 from volapi.api.v3 import types
@@ -46,8 +48,12 @@ class Resources:
         self.capabilities = capabilities.CapabilitiesController()
         self.groups = groups.GroupsController()
         self.group_types = group_types.GroupTypesController()
+        self.group_snapshots = group_snapshots.GroupSnapshotsController()
         self.manageable_volumes = volume_manage.ManageableVolumesController(
             mv.MANAGE_EXISTING_LIST)
+        self.manageable_snapshots = \
+            snapshot_manage.ManageableSnapshotsController(
+                mv.MANAGE_EXISTING_LIST)
         self.resource_filters = resource_filters.ResourceFiltersController()
         # Cinder's names are not identifiers.
         setattr(self, 'default-types',
@@ -67,6 +73,8 @@ class Resources:
         setattr(self, 'qos-specs', qos_specs.QosSpecsController())
         setattr(self, 'os-volume-manage',
                 volume_manage.ManageableVolumesController())
+        setattr(self, 'os-snapshot-manage',
+                snapshot_manage.ManageableSnapshotsController())
 
 
 class V3Controller:

@@ -1,5 +1,6 @@
 """/v3/[{project_id}/]snapshots: create, list, show, rename, delete, and
-the admin actions os-reset_status and os-force_delete.
+the admin actions os-reset_status, os-force_delete and os-unmanage
+(volapi.volume.snapshot_manage).
 
 Create is the ``snapshot_create`` transition: a compare-and-swap on the
 volume and the insert of the snapshot row in one transaction, so a
@@ -19,7 +20,9 @@ from volapi.api import validation
 from volapi.api.v3 import metadata
 from volapi.api.schemas import snapshots as schemas
 from volapi.api.views import snapshots as views
+from volapi.policies import manageable_snapshots as manage_policies
 from volapi.policies import snapshots as policies
+from volapi.volume import snapshot_manage
 from volapi.volume import snapshots as snapshot_api
 import objects
 
@@ -105,6 +108,10 @@ def _update_status(context, snapshot_id, argument, **call):
                                argument.get('progress'), **call)
 
 
+def _unmanage(context, snapshot_id, argument, **call):
+    snapshot_manage.unmanage(context, snapshot_id, **call)
+
+
 def _force_delete(context, snapshot_id, argument, **call):
     snapshot_api.delete(context, snapshot_id, force=True, **call)
 
@@ -117,6 +124,7 @@ _ACTIONS = {
                         _force_delete),
     'os-update_snapshot_status': (schemas.update_snapshot_status,
                                   policies.UPDATE_STATUS, _update_status),
+    'os-unmanage': (schemas.unmanage, manage_policies.UNMANAGE, _unmanage),
 }
 
 

@@ -39,11 +39,16 @@ def _cluster_host(request, params, cluster_version):
     return cluster_name, host
 
 
-def _listed(minimum, detailed):
+def listed(minimum, detailed, rule=policies.LIST, lister=manage.manageable,
+           key='manageable-volumes', summary_fields=SUMMARY_FIELDS):
+    """The body of a GET of manageable volumes (or, with the other
+    arguments, snapshots): ``rule`` authorized, ``lister`` asked as
+    manage.manageable, ``summary_fields`` of each entry without
+    ``detailed``."""
     request = pecan.request
     common.require_version(request, minimum)
     context = request.ctx
-    policy.authorize(context, policies.LIST)
+    policy.authorize(context, rule)
     params = dict(request.GET)
     cluster_name, host = _cluster_host(request, params,
                                        mv.MANAGE_EXISTING_CLUSTER)
@@ -53,12 +58,12 @@ def _listed(minimum, detailed):
     if invalid:
         raise errors.BadRequest('Invalid input received: Invalid sort keys '
                                 'passed: %s' % ', '.join(invalid))
-    entries = manage.manageable(
+    entries = lister(
         context, host=host, cluster_name=cluster_name, marker=marker,
         limit=limit, offset=offset, sort_keys=keys, sort_dirs=dirs)
     if not detailed:
-        entries = [{k: e[k] for k in SUMMARY_FIELDS} for e in entries]
-    return {'manageable-volumes': entries}
+        entries = [{k: e[k] for k in summary_fields} for e in entries]
+    return {key: entries}
 
 
 class ManageableVolumesController:
@@ -74,12 +79,12 @@ class ManageableVolumesController:
     @index.when(method='GET')
     @rest.json(200)
     def get_all(self, **params):
-        return _listed(self.minimum, detailed=False)
+        return listed(self.minimum, detailed=False)
 
     @detail.when(method='GET')
     @rest.json(200)
     def get_detail(self, **params):
-        return _listed(self.minimum, detailed=True)
+        return listed(self.minimum, detailed=True)
 
     @index.when(method='POST')
     @rest.json(202)

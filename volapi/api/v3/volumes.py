@@ -163,6 +163,7 @@ class VolumesController(rest.Listing):
             volume_type=spec.get('volume_type'),
             snapshot_id=spec.get('snapshot_id'),
             source_volid=spec.get('source_volid'),
+            backup_id=spec.get('backup_id'),
             availability_zone=spec.get('availability_zone'),
             metadata=spec.get('metadata'),
             version=pecan.request.api_version,
@@ -210,8 +211,6 @@ def _refuse_unsupported(spec):
     if spec.get('imageRef') or spec.get('image_id'):
         raise errors.BadRequest('Invalid input received: creating a volume '
                                 'from an image is not supported.')
-    for key, what in (('backup_id', 'Backup'),
-                      ('consistencygroup_id', 'ConsistencyGroup')):
-        if spec.get(key):
-            raise errors.NotFound('%s %s could not be found.'
-                                  % (what, spec[key]))
+    if spec.get('consistencygroup_id'):
+        raise errors.NotFound('ConsistencyGroup %s could not be found.'
+                              % spec['consistencygroup_id'])

@@ -11,9 +11,8 @@ def summary(request, backup, metadata=None):
             'links': common.resource_links(request, COLLECTION, backup.id)}
 
 
-def detail(request, backup, metadata, dependents=(), attributes=False):
-    """``dependents``: ids of backups an incremental one depends on;
-    ``attributes``: the caller may see the project and user (3.18,
+def detail(request, backup, metadata, attributes=False):
+    """``attributes``: the caller may see the project and user (3.18,
     3.56)."""
     view = {
         'id': backup.id,
@@ -30,7 +29,7 @@ def detail(request, backup, metadata, dependents=(), attributes=False):
         'volume_id': backup.volume_id,
         'links': common.resource_links(request, COLLECTION, backup.id),
         'is_incremental': backup.is_incremental,
-        'has_dependent_backups': backup.id in dependents,
+        'has_dependent_backups': backup.has_dependent_backups,
         'snapshot_id': backup.snapshot_id,
         'data_timestamp': backup.data_timestamp,
     }
@@ -44,9 +43,8 @@ def detail(request, backup, metadata, dependents=(), attributes=False):
     return view
 
 
-def show(request, backup, metadata, dependents=(), attributes=False):
-    return {'backup': detail(request, backup, metadata, dependents,
-                             attributes)}
+def show(request, backup, metadata, attributes=False):
+    return {'backup': detail(request, backup, metadata, attributes)}
 
 
 def created(request, backup):
@@ -54,9 +52,9 @@ def created(request, backup):
 
 
 def collection(request, backups, metadata, detailed, limit, count=None,
-               dependents=(), attributes=False):
+               attributes=False):
     if detailed:
-        items = [detail(request, b, metadata[b.id], dependents, attributes)
+        items = [detail(request, b, metadata[b.id], attributes)
                  for b in backups]
     else:
         items = [summary(request, b) for b in backups]

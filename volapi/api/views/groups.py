@@ -41,9 +41,8 @@ def detail(request, group, volume_ids=None):
         'volume_types': list(group.volume_type_ids),
     }
     if version >= mv.GROUP_SNAPSHOTS:
-        # Group snapshots are not served: no group comes from one.
-        view['group_snapshot_id'] = None
-        view['source_group_id'] = None
+        view['group_snapshot_id'] = group.group_snapshot_id
+        view['source_group_id'] = group.source_group_id
     if version >= VOLUME_LIST and volume_ids is not None:
         view['volumes'] = volume_ids
     if version >= REPLICATION:

@@ -20,7 +20,7 @@ def summary(request, snapshot, metadata):
     }
     version = request.api_version
     if version >= mv.GROUP_SNAPSHOTS:
-        view['group_snapshot_id'] = None
+        view['group_snapshot_id'] = snapshot.group_snapshot_id
     if version >= mv.SNAPSHOT_LIST_USER_ID:
         view['user_id'] = snapshot.user_id
     return view

@@ -141,6 +141,32 @@ class VolumeDriver(abc.ABC):
         manageable_volumes lists it again. Nothing to do unless a driver
         says."""
 
+    def manageable_snapshots(self):
+        """The backend's storage objects that could become snapshots, the
+        snapshots' and volumes' own included (the API tells them apart),
+        as manageable_volumes lists them, each with its
+        ``'source_reference'`` (the volume it is a snapshot of, as a
+        reference, or None where the backend cannot tell)."""
+        return []
+
+    def manage_existing_snapshot_get_size(self, reference):
+        """(pool name, size in GiB) of the storage object ``reference``
+        names, to be taken as a snapshot, or InvalidReference."""
+        raise InvalidReference('driver %s cannot manage existing snapshots'
+                               % type(self).__name__)
+
+    def manage_existing_snapshot(self, snapshot, volume, reference):
+        """Make the object ``reference`` names the storage of ``snapshot``
+        of ``volume``. Idempotent, as manage_existing. Returns values as
+        create_snapshot does; InvalidReference if there is no such
+        object."""
+        raise InvalidReference('driver %s cannot manage existing snapshots'
+                               % type(self).__name__)
+
+    def unmanage_snapshot(self, snapshot):
+        """Let go of the snapshot's storage: it stays on the backend. Nothing
+        to do unless a driver says."""
+
     # -- snapshots ----------------------------------------------------------
     @abc.abstractmethod
     def create_snapshot(self, snapshot, volume):

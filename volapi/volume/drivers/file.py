@@ -232,6 +232,27 @@ class FileDriver(base.VolumeDriver):
             os.truncate(target, volume.size * base.GiB)
         return {'provider_location': target}
 
+    # A file is a file: any one may be taken as a snapshot, and nothing
+    # on disk says which volume it was taken of.
+    def manageable_snapshots(self):
+        return [dict(entry, source_reference=None)
+                for entry in self.manageable_volumes()]
+
+    manage_existing_snapshot_get_size = manage_existing_get_size
+
+    def manage_existing_snapshot(self, snapshot, volume, reference):
+        """Rename the file to ``snapshot-<id>`` next to the volume's."""
+        target = os.path.join(os.path.dirname(self.volume_path(volume)),
+                              self._file_name('snapshot', snapshot))
+        try:
+            _, path = self._referenced(reference)
+        except base.InvalidReference:
+            if not os.path.exists(target):  # else renamed before a crash
+                raise
+        else:
+            os.rename(path, target)
+        return {'provider_location': target}
+
     # -- snapshots ------------------------------------------------------------
     def create_snapshot(self, snapshot, volume):
         path = self.snapshot_path(snapshot, volume)

@@ -13,6 +13,8 @@ from volapi.volume.transitions.vocabulary import Param
 Volume = models.Volume
 Snapshot = models.Snapshot
 Attachment = models.VolumeAttachment
+Backup = models.Backup
+Worker = models.Worker
 
 
 def _attachments_of_volume(*criteria):
@@ -215,3 +217,47 @@ SNAPSHOTS_AVAILABLE = Criterion(
     "must have only 'available' snapshots to be transferred with them",
     lambda p: ~_snapshots_of_volume(Snapshot.status != 'available'),
     applies=lambda p: not p.get('no_snapshots'))
+
+
+def _volumes_restored():
+    """A volume made from the backup still 'creating': its restore is in
+    flight."""
+    return sa.exists().where(Volume.backup_id == Backup.id,
+                             Volume.status == 'creating',
+                             Volume.deleted == sa.false())
+
+
+def _restored():
+    """The backup's own restore (POST /backups/{id}/restore) is in flight:
+    its workers row says so."""
+    return sa.exists().where(Worker.resource_type == 'Backup',
+                             Worker.resource_id == Backup.id,
+                             Worker.status == 'restoring')
+
+
+# Several restores of one backup may be in flight (volumes made from it,
+# and one restore of its own): the one that ends last makes it available.
+# Decided on the rows the ending transaction sees, its own changes
+# included.
+AFTER_OWN_RESTORE = Computed(
+    "'restoring' while a volume made from it is still 'creating', else "
+    "'available'",
+    lambda p: sa.case((_volumes_restored(), 'restoring'),
+                      else_='available'))
+AFTER_RESTORE = Computed(
+    "'restoring' while another restore of it is in flight (a volume made "
+    "from it still 'creating', or its own restore), else 'available'",
+    lambda p: sa.case((sa.or_(_volumes_restored(), _restored()),
+                       'restoring'), else_='available'))
+
+
+# An incremental backup counts in its parent's row (Cinder's
+# num_dependent_backups): the parent's delete requires none, decided on
+# the row the UPDATE changes, which the child's insert wrote.
+NO_DEPENDENTS = Criterion(
+    'must have no incremental backups depending on it',
+    lambda p: Backup.num_dependent_backups == 0)
+ONE_MORE_DEPENDENT = Computed('one more',
+                              lambda p: Backup.num_dependent_backups + 1)
+ONE_DEPENDENT_LESS = Computed('one less',
+                              lambda p: Backup.num_dependent_backups - 1)

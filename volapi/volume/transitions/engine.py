@@ -107,7 +107,16 @@ def _sql(key, block, params):
         return block.build(built)
     return cond.Sql(key + tuple(params.get(name) for name in block.shaped),
                     build,
-                    {_BOUND + name: params[name] for name in block.bound})
+                    {_BOUND + name: _bound_value(params, name)
+                     for name in block.bound})
+
+
+def _bound_value(params, name):
+    # 'now', unless the caller gives it, is the time the transition runs
+    # (a Computed of a linked transition, which gets its caller's params).
+    if name == 'now' and name not in params:
+        return timeutils.utcnow()
+    return params[name]
 
 
 def _db_value(value):
@@ -285,9 +294,10 @@ def _transaction(context, actions):
 MODELS = {'volume': models.Volume, 'snapshot': models.Snapshot,
           'attachment': models.VolumeAttachment,
           'transfer': models.Transfer, 'backup': models.Backup,
-          'group': models.Group}
+          'group': models.Group, 'group_snapshot': models.GroupSnapshot}
 # The object class (in ``objects``) of each resource a Linked names.
-OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot'}
+OBJECTS = {'volume': 'Volume', 'snapshot': 'Snapshot', 'backup': 'Backup',
+           'group_snapshot': 'GroupSnapshot'}
 
 
 def reads_nothing(transition):

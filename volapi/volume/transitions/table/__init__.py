@@ -5,6 +5,7 @@ computed values) in :mod:`..blocks`. Only data: :mod:`..engine` applies it,
 :mod:`..doc` describes it."""
 from volapi.volume.transitions.table import attachments
 from volapi.volume.transitions.table import backups
+from volapi.volume.transitions.table import group_snapshots
 from volapi.volume.transitions.table import groups
 from volapi.volume.transitions.table import manage
 from volapi.volume.transitions.table import manager
@@ -23,8 +24,8 @@ from volapi.volume.transitions.table.shared import WORKER_TYPES  # noqa: F401
 
 TABLE = (volumes.TABLE + attachments.TABLE + snapshots.TABLE
          + transfers.TABLE + manage.TABLE + manager.TABLE
-         + groups.TABLE + reconciliation.TABLE + backups.TABLE
-         + reverts.TABLE)
+         + groups.TABLE + group_snapshots.TABLE + reconciliation.TABLE
+         + backups.TABLE + reverts.TABLE)
 
 TRANSITIONS = {t.name: t for t in TABLE}
 
@@ -36,6 +37,7 @@ WORKER_ARGUMENTS = {
     'migrate': ('dest_host',),
     'retype_migrate': ('dest_host', 'new_type_id'),
     'manage': ('reference',),
+    'snapshot_manage': ('reference',),
 }
 
 # A ``workers`` row (resource_type, status) left by a dead worker -> the
@@ -52,6 +54,8 @@ CLEANUP = {
     ('Snapshot', 'creating'): 'snapshot_create_failed',
     ('Snapshot', 'deleting'): 'snapshot_delete_failed',
     ('Snapshot', 'restoring'): 'snapshot_revert_failed',
+    ('Snapshot', 'managing'): 'snapshot_create_failed',
+    ('Snapshot', 'unmanaging'): 'snapshot_unmanage_failed',
     ('Backup', 'creating'): 'backup_create_failed',
     ('Backup', 'deleting'): 'backup_delete_failed',
     ('Backup', 'restoring'): 'backup_restore_failed',

@@ -6,7 +6,13 @@ transaction (``linked``), and the backup's ``workers`` row alone records
 the operation."""
 from db import conditions as cond
 from volapi.policies import backup_actions as backup_action_policies
+from volapi.policies import backups as backup_policies
+from volapi.volume.transitions.blocks import AFTER_OWN_RESTORE
+from volapi.volume.transitions.blocks import AFTER_RESTORE
 from volapi.volume.transitions.blocks import NAME_VALUES
+from volapi.volume.transitions.blocks import NO_DEPENDENTS
+from volapi.volume.transitions.blocks import ONE_DEPENDENT_LESS
+from volapi.volume.transitions.blocks import ONE_MORE_DEPENDENT
 from volapi.volume.transitions.blocks import OLD_STATUS
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
 from volapi.volume.transitions.blocks import forced
@@ -49,11 +55,25 @@ TABLE = [
         source=('available',),
         values={'status': 'backing-up'}),
     Transition(
+        'backup_parent_hold', 'backup',
+        'POST /backups with incremental: the parent (the latest available '
+        'backup of the volume) counts its child, in the transaction that '
+        'inserts it, so a concurrent delete of the parent cannot pass',
+        source=('available',),
+        values={'num_dependent_backups': ONE_MORE_DEPENDENT}),
+    Transition(
         'backup_new', 'backup',
         'POST /backups: insert the backup and its metadata (in the '
         'transaction of backup_create)',
         values={'status': 'creating'},
         creates=True, workers_row='track'),
+    Transition(
+        'backup_import', 'backup',
+        'POST /backups/import_record (admin): insert the backup a record '
+        'describes, available, with its metadata, its quota claim and '
+        '(for an incremental one) backup_parent_hold, in one transaction',
+        values={'status': 'available'},
+        policy=backup_policies.IMPORT, creates=True),
     Transition(
         'backup_update', 'backup',
         'PUT /backups/{id}: rename (and, from 3.43, the metadata rows in '
@@ -62,6 +82,7 @@ TABLE = [
     Transition(
         'backup_delete', 'backup', 'DELETE /backups/{id}: start deleting',
         source=('available', 'error'),
+        requires=(NO_DEPENDENTS,),
         values={'status': 'deleting'},
         workers_row='track'),
     Transition(
@@ -69,6 +90,7 @@ TABLE = [
         'os-force_delete: start deleting from any status but those of an '
         'operation in flight',
         expect={'status': cond.Not(IN_FLIGHT)},
+        requires=(NO_DEPENDENTS,),
         values={'status': 'deleting'},
         policy=backup_action_policies.FORCE_DELETE,
         workers_row='track'),
@@ -87,6 +109,14 @@ TABLE = [
         values={'status': 'restoring',
                 'restore_volume_id': Param('restore_volume_id')},
         workers_row='track'),
+    Transition(
+        'create_from_backup', 'backup',
+        "POST /volumes with a backup_id: the backup goes (or stays) "
+        "'restoring' in the transaction that inserts the volume 'creating' "
+        "(a concurrent delete of the backup conflicts); the volume's "
+        "creation restores it, and its end ends the backup's too",
+        source=('available', 'restoring'),
+        values={'status': 'restoring'}),
     Transition(
         'backup_restore_volume', 'volume',
         "POST /backups/{id}/restore to an existing volume: it goes "
@@ -127,7 +157,8 @@ TABLE = [
         'given back in the same transaction',
         source=('deleting',),
         values={'status': 'deleted', 'deleted': True, 'deleted_at': NOW},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish',
+        linked=(Linked('backup', 'parent_id', 'backup_child_deleted'),)),
     Transition(
         'backup_delete_failed', 'backup',
         'the backend could not remove the data',
@@ -136,9 +167,10 @@ TABLE = [
         side='worker', workers_row='finish'),
     Transition(
         'backup_restore_done', 'backup',
-        'the data is on the volume; both are available',
+        'the data is on the volume; both are available (the backup '
+        'stays restoring while volumes made from it are being created)',
         source=('restoring',),
-        values={'status': 'available'},
+        values={'status': AFTER_OWN_RESTORE},
         side='worker', workers_row='finish',
         linked=(Linked('volume', 'restore_volume_id',
                        'backup_restore_volume_done'),)),
@@ -147,10 +179,21 @@ TABLE = [
         "the restore failed: the backup is available, the volume "
         "'error_restoring'",
         source=('restoring',),
-        values={'status': 'available'},
+        values={'status': AFTER_OWN_RESTORE},
         side='worker', workers_row='finish',
         linked=(Linked('volume', 'restore_volume_id',
                        'backup_restore_volume_failed'),)),
+    Transition(
+        'backup_restore_ended', 'backup',
+        'the creation of a volume made from the backup ended, either way',
+        source=('restoring',),
+        values={'status': AFTER_RESTORE},
+        side='worker', lenient=True),
+    Transition(
+        'backup_child_deleted', 'backup',
+        'an incremental backup of it was deleted: one dependent less',
+        values={'num_dependent_backups': ONE_DEPENDENT_LESS},
+        side='worker', lenient=True),
     Transition(
         'backup_volume_released', 'volume',
         "a backup's creation ended: the volume goes back to its status",

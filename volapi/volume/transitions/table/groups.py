@@ -22,6 +22,7 @@ Group = models.Group
 Volume = models.Volume
 Mapping = models.GroupVolumeTypeMapping
 Snapshot = models.Snapshot
+GroupSnapshot = models.GroupSnapshot
 Attachment = models.VolumeAttachment
 
 # Cinder's VALID_REMOVE_VOL_FROM_GROUP_STATUS.
@@ -56,6 +57,12 @@ SERVES_VOLUME_TYPE = Criterion(
 POOL_OF_FIRST_VOLUME = Computed(
     "the group's pool, else the volume's",
     lambda p: sa.func.coalesce(Group.host, p['host']), bound=('host',))
+
+# Cinder's "Group has existing snapshots": its group snapshots go first.
+NO_GROUP_SNAPSHOTS = Criterion(
+    'must have no group snapshots',
+    lambda p: ~sa.exists().where(GroupSnapshot.group_id == Group.id,
+                                 GroupSnapshot.deleted == sa.false()))
 
 NO_VOLUMES = Criterion(
     'must have no volumes (delete-volumes deletes them)',
@@ -151,7 +158,7 @@ TABLE = [
         'POST /groups/{id}/action delete: the group goes (nothing to '
         'remove on the file driver) and its quota is released',
         source=DELETE_STATUSES,
-        requires=(NO_VOLUMES,),
+        requires=(NO_GROUP_SNAPSHOTS, NO_VOLUMES),
         values=DELETED_VALUES,
         min_version=mv.GROUP_VOLUME),
     Transition(
@@ -159,7 +166,8 @@ TABLE = [
         'delete with delete-volumes: the group goes, in the transaction '
         'that moves each of its volumes to deleting (group_delete_volume)',
         source=DELETE_STATUSES,
-        requires=(ONLY_LISTED_VOLUMES, NO_VOLUME_ATTACHED_OR_WITH_SNAPSHOTS),
+        requires=(NO_GROUP_SNAPSHOTS, ONLY_LISTED_VOLUMES,
+                  NO_VOLUME_ATTACHED_OR_WITH_SNAPSHOTS),
         values=DELETED_VALUES,
         min_version=mv.GROUP_VOLUME),
     Transition(

@@ -2,13 +2,22 @@
 from volapi.volume.transitions.blocks import PREVIOUS_ATTACHED_STATUS
 from volapi.volume.transitions.blocks import TYPE_MULTIATTACH
 from volapi.volume.transitions.vocabulary import NOW
+from volapi.volume.transitions.vocabulary import Linked
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 from volapi.volume.transitions.vocabulary import Unchanged
+from volapi.volume.transitions.table.shared import FROM_BACKUP
 
 
 # The migration a worker ends is the one it copied for.
 MIGRATION_IN_FLIGHT = {'migration_status': 'migrating'}
+
+# A snapshot of a group snapshot that ends (made, removed or failed) ends
+# its group snapshot too once it was the last (table.group_snapshots).
+GROUP_SNAPSHOT_MADE = Linked('group_snapshot', 'group_snapshot_id',
+                             'group_snapshot_made')
+GROUP_SNAPSHOT_REMOVED = Linked('group_snapshot', 'group_snapshot_id',
+                                'group_snapshot_removed')
 
 
 TABLE = [
@@ -21,12 +30,12 @@ TABLE = [
                 'provider_location': Param('provider_location',
                                            optional=True),
                 'launched_at': Param('launched_at', default=NOW)},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'create_failed', 'volume', 'the backend could not make the volume',
         source=('creating',),
         values={'status': 'error'},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'extend_done', 'volume', 'the backend grew the volume',
         source=('extending',),
@@ -92,22 +101,26 @@ TABLE = [
         values={'status': 'available', 'progress': '100%',
                 'provider_location': Param('provider_location',
                                            optional=True)},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish',
+        linked=(GROUP_SNAPSHOT_MADE,)),
     Transition(
         'snapshot_create_failed', 'snapshot',
         'the backend could not make the snapshot',
         source=('creating',),
         values={'status': 'error'},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish',
+        linked=(GROUP_SNAPSHOT_MADE,)),
     Transition(
         'snapshot_delete_done', 'snapshot', 'the backend removed the snapshot',
         source=('deleting',),
         values={'status': 'deleted', 'deleted': True, 'deleted_at': NOW},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish',
+        linked=(GROUP_SNAPSHOT_REMOVED,)),
     Transition(
         'snapshot_delete_failed', 'snapshot',
         'the backend could not remove the snapshot',
         source=('deleting',),
         values={'status': 'error_deleting'},
-        side='worker', workers_row='finish'),
+        side='worker', workers_row='finish',
+        linked=(GROUP_SNAPSHOT_REMOVED,)),
 ]

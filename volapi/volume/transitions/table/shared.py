@@ -2,6 +2,7 @@
 speaks of."""
 from db import conditions as cond
 from objects import worker
+from volapi.volume.transitions.vocabulary import Linked
 from volapi.volume.transitions.vocabulary import NOW
 
 
@@ -36,3 +37,8 @@ WORKER_TYPES = worker.RESOURCE_TYPES
 # An attachment removed (soft-deleted), however it goes.
 ATTACHMENT_REMOVED_VALUES = {'attach_status': 'detached', 'detach_time': NOW,
                              'deleted': True, 'deleted_at': NOW}
+
+# A volume made from a backup is restored from it while it is 'creating':
+# what ends that (its creation's end, or an admin's force delete or reset
+# of its status) ends the backup's restore too.
+FROM_BACKUP = (Linked('backup', 'backup_id', 'backup_restore_ended'),)

@@ -5,7 +5,11 @@ from volapi.volume.transitions.blocks import CASCADE_SNAPSHOT_STATUSES
 from volapi.volume.transitions.blocks import NAME_VALUES
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
+from volapi.volume.transitions.table.manager import GROUP_SNAPSHOT_MADE
+from volapi.volume.transitions.table.manager import GROUP_SNAPSHOT_REMOVED
 
+# Not taken in a group snapshot.
+ALONE = {'group_snapshot_id': None}
 
 # os-update_snapshot_status: {a status: the requested statuses it may
 # go to}, Cinder's status_map.
@@ -24,12 +28,14 @@ TABLE = [
     Transition(
         'snapshot_delete', 'snapshot', 'DELETE /snapshots/{id}',
         source=('available', 'error'),
+        # A group snapshot's snapshots go with it (Cinder's rule).
+        expect=ALONE,
         values={'status': 'deleting'},
         workers_row='track'),
     Transition(
         'snapshot_force_delete', 'snapshot',
         'os-force_delete: start deleting from any status',
-        expect={'status': cond.Not('deleting')},
+        expect=dict(ALONE, status=cond.Not('deleting')),
         values={'status': 'deleting'},
         policy=snapshot_policies.FORCE_DELETE,
         workers_row='track'),
@@ -38,7 +44,9 @@ TABLE = [
         'os-reset_status: set the status given, whatever it is',
         values={'status': Param('status')},
         policy=snapshot_policies.RESET_STATUS,
-        workers_row='finish'),
+        workers_row='finish',
+        # Its group snapshot ends if it was the last one in flight.
+        linked=(GROUP_SNAPSHOT_MADE, GROUP_SNAPSHOT_REMOVED)),
     Transition(
         'snapshot_progress', 'snapshot',
         'os-update_snapshot_status to the status it has: its progress',
@@ -66,6 +74,7 @@ TABLE = [
         'snapshot_cascade_delete', 'snapshot',
         'DELETE /volumes/{id}?cascade=true takes each snapshot along',
         source=CASCADE_SNAPSHOT_STATUSES,
+        expect=ALONE,
         values={'status': 'deleting'},
         workers_row='track'),
 ]

@@ -31,6 +31,7 @@ from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 from volapi.volume.transitions.vocabulary import Unchanged
 from volapi.volume.transitions.table.shared import DELETE_EXPECT
+from volapi.volume.transitions.table.shared import FROM_BACKUP
 from volapi.volume.transitions.table.shared import NOT_MIGRATING
 
 
@@ -110,7 +111,7 @@ TABLE = [
         requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
         values=DELETE_VALUES,
         policy=volume_policies.FORCE_DELETE,
-        workers_row='track'),
+        workers_row='track', linked=FROM_BACKUP),
     Transition(
         'extend', 'volume', 'os-extend: start growing the volume',
         source=('available',),
@@ -189,7 +190,7 @@ TABLE = [
                 'attach_status': Param('attach_status', optional=True),
                 'migration_status': Param('migration_status', optional=True)},
         policy=volume_action_policies.RESET_STATUS,
-        workers_row='finish'),
+        workers_row='finish', linked=FROM_BACKUP),
     Transition(
         'retype', 'volume', 'os-retype: change the type on the same backend',
         source=('available', 'in-use'),

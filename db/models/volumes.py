@@ -1,72 +1,18 @@
-"""SQLAlchemy models of volapi's tables.
-
-The schema itself is made only by the alembic migrations in
-``db/migrations`` (``volapi-manage db sync``); these classes describe it for
-queries. ``cas_name`` is the word a failed compare-and-swap uses for a row
-("volume status must be ...").
-"""
+"""The volume service's tables: volumes, types, snapshots, backups, groups,
+transfers, services and the workers rows of operations in flight."""
 import sqlalchemy as sa
-from oslo_utils import timeutils
-from sqlalchemy import orm
-from sqlalchemy.dialects import mysql
 
+from db.models.base import _now
+from db.models.base import Base
+from db.models.base import DateTime
+from db.models.base import image_properties
+from db.models.base import key_value_pairs
+from db.models.base import NAME
+from db.models.base import PROJECT_ID
+from db.models.base import SoftDeleteMixin
+from db.models.base import TimestampMixin
+from db.models.base import UUID
 
-UUID = sa.String(36)
-# Microseconds everywhere: an object compares the timestamps it loaded, so
-# MySQL must not truncate what it stores.
-DateTime = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql')
-NAME = sa.String(255)
-# Keys of metadata and extra specs compare byte for byte, as on PostgreSQL
-# and SQLite: MariaDB's default collation would make 'Z', 'z' and 'z ' one
-# key (migration 0011_binary_keys).
-BINARY_COLLATION = 'utf8mb4_nopad_bin'
-KEY = sa.String(255).with_variant(
-    mysql.VARCHAR(255, collation=BINARY_COLLATION), 'mysql')
-# Project ids (and quota class names) too: 'qa' and 'QA' are two projects
-# (migration 0019_binary_project_ids).
-PROJECT_ID = KEY
-
-
-def _now():
-    # Naive UTC, as every backend stores it.
-    return timeutils.utcnow()
-
-
-class Base(orm.DeclarativeBase):
-    cas_name = 'resource'
-
-
-class TimestampMixin:
-    created_at = sa.Column(DateTime, default=_now, nullable=False)
-    updated_at = sa.Column(DateTime, onupdate=_now)
-
-
-class SoftDeleteMixin(TimestampMixin):
-    deleted_at = sa.Column(DateTime)
-    deleted = sa.Column(sa.Boolean, default=False, nullable=False)
-
-
-def key_value_pairs(owner_column, owner_table):
-    """A mixin for a table of key/value pairs (metadata, extra specs)
-    belonging to rows of ``owner_table``: ``owner_column`` holds the owner's
-    id; a key appears once per owner; the pairs go with their owner."""
-    columns = {
-        'id': lambda: sa.Column(sa.Integer, primary_key=True,
-                                autoincrement=True),
-        owner_column: lambda: sa.Column(
-            UUID, sa.ForeignKey('%s.id' % owner_table, ondelete='CASCADE'),
-            nullable=False),
-        'key': lambda: sa.Column(KEY, nullable=False),
-        'value': lambda: sa.Column(NAME),
-    }
-    attributes = {name: orm.declared_attr(lambda cls, make=make: make())
-                  for name, make in columns.items()}
-    attributes['__table_args__'] = orm.declared_attr(
-        lambda cls: (sa.UniqueConstraint(owner_column, 'key'),))
-    return type('KeyValuePairs', (), attributes)
-
-
-# -- volume service -----------------------------------------------------------
 
 class VolumeType(SoftDeleteMixin, Base):
     __tablename__ = 'volume_types'
@@ -140,7 +86,8 @@ class Volume(SoftDeleteMixin, Base):
     __tablename__ = 'volumes'
     __table_args__ = (sa.Index('volumes_project_id_deleted_idx',
                                'project_id', 'deleted'),
-                      sa.Index('volumes_group_id_idx', 'group_id'))
+                      sa.Index('volumes_group_id_idx', 'group_id'),
+                      sa.Index('volumes_backup_id_idx', 'backup_id'))
     cas_name = 'volume'
     id = sa.Column(UUID, primary_key=True)
     user_id = sa.Column(NAME)
@@ -165,6 +112,9 @@ class Volume(SoftDeleteMixin, Base):
     volume_type_id = sa.Column(UUID, sa.ForeignKey('volume_types.id'))
     source_volid = sa.Column(UUID)
     snapshot_id = sa.Column(UUID)
+    # The backup the volume is created from (restored from while it is
+    # 'creating').
+    backup_id = sa.Column(UUID)
     bootable = sa.Column(sa.Boolean, default=False, nullable=False)
     multiattach = sa.Column(sa.Boolean, default=False, nullable=False)
     provider_location = sa.Column(NAME)
@@ -177,14 +127,6 @@ class Volume(SoftDeleteMixin, Base):
 
 class VolumeMetadata(key_value_pairs('volume_id', 'volumes'), Base):
     __tablename__ = 'volume_metadata'
-
-
-def image_properties(owner_column, owner_table):
-    """key_value_pairs whose values are image properties: text up to 64
-    KiB (Cinder's), where other metadata values hold 255 characters."""
-    mixin = key_value_pairs(owner_column, owner_table)
-    mixin.value = orm.declared_attr(lambda cls: sa.Column(sa.Text))
-    return mixin
 
 
 class VolumeGlanceMetadata(image_properties('volume_id', 'volumes'), Base):
@@ -234,6 +176,28 @@ class Group(SoftDeleteMixin, Base):
     status = sa.Column(NAME, nullable=False)
     group_type_id = sa.Column(UUID, sa.ForeignKey('group_types.id'),
                               nullable=False)
+    # The source of a group made by create-from-src (one of them).
+    group_snapshot_id = sa.Column(UUID)
+    source_group_id = sa.Column(UUID)
+
+
+class GroupSnapshot(SoftDeleteMixin, Base):
+    """A snapshot of every volume of a group, taken at once (Cinder's
+    ``group_snapshots``); its snapshots name it in
+    ``snapshots.group_snapshot_id``."""
+    __tablename__ = 'group_snapshots'
+    __table_args__ = (
+        sa.Index('group_snapshots_group_id_idx', 'group_id', 'deleted'),
+        sa.Index('group_snapshots_project_id_idx', 'project_id', 'deleted'))
+    cas_name = 'group snapshot'
+    id = sa.Column(UUID, primary_key=True)
+    group_id = sa.Column(UUID, sa.ForeignKey('groups.id'), nullable=False)
+    user_id = sa.Column(NAME)
+    project_id = sa.Column(PROJECT_ID)
+    name = sa.Column(NAME)
+    description = sa.Column(NAME)
+    status = sa.Column(NAME, nullable=False)
+    group_type_id = sa.Column(UUID, nullable=False)
 
 
 class GroupVolumeTypeMapping(Base):
@@ -269,7 +233,9 @@ class VolumeAttachment(SoftDeleteMixin, Base):
 class Snapshot(SoftDeleteMixin, Base):
     __tablename__ = 'snapshots'
     __table_args__ = (sa.Index('snapshots_volume_id_idx',
-                               'volume_id', 'deleted'),)
+                               'volume_id', 'deleted'),
+                      sa.Index('snapshots_group_snapshot_id_idx',
+                               'group_snapshot_id'))
     cas_name = 'snapshot'
     id = sa.Column(UUID, primary_key=True)
     volume_id = sa.Column(UUID, sa.ForeignKey('volumes.id'), nullable=False)
@@ -282,6 +248,8 @@ class Snapshot(SoftDeleteMixin, Base):
     display_description = sa.Column(NAME)
     provider_location = sa.Column(NAME)
     volume_type_id = sa.Column(UUID)
+    # The group snapshot it was taken in (None: taken alone).
+    group_snapshot_id = sa.Column(UUID)
 
 
 class SnapshotMetadata(key_value_pairs('snapshot_id', 'snapshots'), Base):
@@ -320,6 +288,9 @@ class Backup(SoftDeleteMixin, Base):
     size = sa.Column(sa.Integer, nullable=False)
     object_count = sa.Column(sa.Integer)
     parent_id = sa.Column(UUID)
+    # Live incremental backups whose parent it is (a delete requires 0).
+    num_dependent_backups = sa.Column(sa.Integer, nullable=False,
+                                      default=0, server_default='0')
     data_timestamp = sa.Column(DateTime)
 
 
@@ -383,211 +354,3 @@ class Worker(TimestampMixin, Base):
     # JSON: what the operation needs beyond the resource's row (an extend's
     # new_size ...), so that a peer can re-drive it.
     arguments = sa.Column(sa.Text)
-
-
-# -- placement ------------------------------------------------------------------
-
-class ResourceClass(TimestampMixin, Base):
-    __tablename__ = 'resource_classes'
-    cas_name = 'resource class'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=False)
-    name = sa.Column(NAME, nullable=False, unique=True)
-
-
-class ResourceProvider(TimestampMixin, Base):
-    __tablename__ = 'resource_providers'
-    __table_args__ = (sa.Index('resource_providers_root_provider_id_idx',
-                               'root_provider_id'),
-                      sa.Index('resource_providers_parent_provider_id_idx',
-                               'parent_provider_id'))
-    cas_name = 'resource provider'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    uuid = sa.Column(UUID, nullable=False, unique=True)
-    name = sa.Column(sa.Unicode(200), nullable=False, unique=True)
-    generation = sa.Column(sa.Integer, nullable=False, default=0)
-    root_provider_id = sa.Column(sa.Integer,
-                                 sa.ForeignKey('resource_providers.id'))
-    parent_provider_id = sa.Column(sa.Integer,
-                                   sa.ForeignKey('resource_providers.id'))
-
-
-class Inventory(TimestampMixin, Base):
-    __tablename__ = 'inventories'
-    __table_args__ = (sa.UniqueConstraint('resource_provider_id',
-                                          'resource_class_id'),)
-    cas_name = 'inventory'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    resource_provider_id = sa.Column(
-        sa.Integer, sa.ForeignKey('resource_providers.id'), nullable=False)
-    resource_class_id = sa.Column(sa.Integer, nullable=False)
-    total = sa.Column(sa.Integer, nullable=False)
-    reserved = sa.Column(sa.Integer, nullable=False, default=0)
-    min_unit = sa.Column(sa.Integer, nullable=False, default=1)
-    max_unit = sa.Column(sa.Integer, nullable=False)
-    step_size = sa.Column(sa.Integer, nullable=False, default=1)
-    allocation_ratio = sa.Column(sa.Float, nullable=False, default=1.0)
-    # The sum of the allocations of this class on this provider, kept by
-    # every writer of allocations in the transaction that changes them, so
-    # a capacity check reads one row instead of summing the allocations.
-    allocated = sa.Column(sa.BigInteger, nullable=False, default=0,
-                          server_default='0')
-
-
-class Allocation(TimestampMixin, Base):
-    __tablename__ = 'allocations'
-    __table_args__ = (
-        sa.Index('allocations_resource_provider_class_used_idx',
-                 'resource_provider_id', 'resource_class_id', 'used'),
-        sa.Index('allocations_consumer_id_idx', 'consumer_id'),
-    )
-    cas_name = 'allocation'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    resource_provider_id = sa.Column(
-        sa.Integer, sa.ForeignKey('resource_providers.id'), nullable=False)
-    consumer_id = sa.Column(UUID, nullable=False)
-    resource_class_id = sa.Column(sa.Integer, nullable=False)
-    used = sa.Column(sa.Integer, nullable=False)
-
-
-class Project(TimestampMixin, Base):
-    __tablename__ = 'projects'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    external_id = sa.Column(PROJECT_ID, nullable=False, unique=True)
-
-
-class User(TimestampMixin, Base):
-    __tablename__ = 'users'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    external_id = sa.Column(NAME, nullable=False, unique=True)
-
-
-class ConsumerType(TimestampMixin, Base):
-    __tablename__ = 'consumer_types'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    name = sa.Column(NAME, nullable=False, unique=True)
-
-
-class Consumer(TimestampMixin, Base):
-    __tablename__ = 'consumers'
-    __table_args__ = (sa.Index('consumers_project_id_user_id_uuid_idx',
-                               'project_id', 'user_id', 'uuid'),)
-    cas_name = 'consumer'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    uuid = sa.Column(UUID, nullable=False, unique=True)
-    project_id = sa.Column(sa.Integer, sa.ForeignKey('projects.id'),
-                           nullable=False)
-    user_id = sa.Column(sa.Integer, sa.ForeignKey('users.id'),
-                        nullable=False)
-    generation = sa.Column(sa.Integer, nullable=False, default=0)
-    consumer_type_id = sa.Column(sa.Integer,
-                                 sa.ForeignKey('consumer_types.id'))
-
-
-class Trait(TimestampMixin, Base):
-    __tablename__ = 'traits'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    name = sa.Column(NAME, nullable=False, unique=True)
-
-
-class ResourceProviderTrait(TimestampMixin, Base):
-    __tablename__ = 'resource_provider_traits'
-    resource_provider_id = sa.Column(
-        sa.Integer, sa.ForeignKey('resource_providers.id'), primary_key=True)
-    trait_id = sa.Column(sa.Integer, sa.ForeignKey('traits.id'),
-                         primary_key=True)
-
-
-class PlacementAggregate(TimestampMixin, Base):
-    __tablename__ = 'placement_aggregates'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    uuid = sa.Column(UUID, nullable=False, unique=True)
-
-
-class ResourceProviderAggregate(TimestampMixin, Base):
-    __tablename__ = 'resource_provider_aggregates'
-    resource_provider_id = sa.Column(
-        sa.Integer, sa.ForeignKey('resource_providers.id'), primary_key=True)
-    aggregate_id = sa.Column(sa.Integer,
-                             sa.ForeignKey('placement_aggregates.id'),
-                             primary_key=True)
-
-
-# -- quota and user messages --------------------------------------------------
-
-class QuotaLimit(TimestampMixin, Base):
-    """A limit an operator set for a quota class (``scope`` 'class'); a
-    project's own limits are on its usage rows."""
-    __tablename__ = 'quota_limits'
-    __table_args__ = (sa.UniqueConstraint(
-        'scope', 'scope_id', 'resource',
-        name='uniq_quota_limits0scope0scope_id0resource'),)
-    cas_name = 'quota limit'
-    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
-    scope = sa.Column(sa.String(16), nullable=False)
-    scope_id = sa.Column(PROJECT_ID, nullable=False)
-    resource = sa.Column(sa.String(300), nullable=False)
-    hard_limit = sa.Column(sa.Integer, nullable=False)
-
-
-class QuotaUsage(TimestampMixin, Base):
-    """What a project holds, kept by every claim and release in its
-    transaction, and the limits it has of its own (NULL: its quota
-    class's); the row its claims and limit changes are serialized on."""
-    __tablename__ = 'quota_usages'
-    cas_name = 'quota usage'
-    project_id = sa.Column(PROJECT_ID, primary_key=True)
-    volumes = sa.Column(sa.Integer, nullable=False)
-    snapshots = sa.Column(sa.Integer, nullable=False)
-    gigabytes = sa.Column(sa.BigInteger, nullable=False)
-    volumes_limit = sa.Column(sa.Integer)
-    snapshots_limit = sa.Column(sa.Integer)
-    gigabytes_limit = sa.Column(sa.Integer)
-    per_volume_gigabytes_limit = sa.Column(sa.Integer)
-    # Backups (migration 0016_backups): the project's row only, backups
-    # have no volume type.
-    backups = sa.Column(sa.Integer, nullable=False, server_default='0')
-    backup_gigabytes = sa.Column(sa.BigInteger, nullable=False,
-                                 server_default='0')
-    backups_limit = sa.Column(sa.Integer)
-    backup_gigabytes_limit = sa.Column(sa.Integer)
-    # Live groups: counted by group creates and deletes alone.
-    groups = sa.Column(sa.Integer, nullable=False, server_default='0')
-    groups_limit = sa.Column(sa.Integer)
-
-
-class TypeQuotaUsage(TimestampMixin, Base):
-    """What a project holds of one volume type, kept by the claims and
-    releases with the project's row, and the project's own per-type
-    limits of it (NULL: the quota class's). ``id`` is derived from
-    (project_id, volume_type_id): see objects.type_quota."""
-    __tablename__ = 'type_quota_usages'
-    __table_args__ = (sa.UniqueConstraint(
-        'project_id', 'volume_type_id',
-        name='uniq_type_quota_usages0project_id0volume_type_id'),)
-    cas_name = 'volume type quota usage'
-    id = sa.Column(UUID, primary_key=True)
-    project_id = sa.Column(PROJECT_ID, nullable=False)
-    volume_type_id = sa.Column(UUID, nullable=False)
-    volumes = sa.Column(sa.Integer, nullable=False)
-    snapshots = sa.Column(sa.Integer, nullable=False)
-    gigabytes = sa.Column(sa.BigInteger, nullable=False)
-    volumes_limit = sa.Column(sa.Integer)
-    snapshots_limit = sa.Column(sa.Integer)
-    gigabytes_limit = sa.Column(sa.Integer)
-
-
-class Message(SoftDeleteMixin, Base):
-    """A user message (Cinder's ``messages``)."""
-    __tablename__ = 'messages'
-    __table_args__ = (sa.Index('messages_project_id_idx', 'project_id'),)
-    cas_name = 'message'
-    id = sa.Column(UUID, primary_key=True)
-    project_id = sa.Column(PROJECT_ID, nullable=False)
-    request_id = sa.Column(NAME)
-    resource_type = sa.Column(NAME)
-    resource_uuid = sa.Column(UUID)
-    event_id = sa.Column(NAME, nullable=False)
-    message_level = sa.Column(NAME, nullable=False)
-    action_id = sa.Column(sa.String(10))
-    detail_id = sa.Column(sa.String(10))
-    expires_at = sa.Column(DateTime)
