@@ -301,3 +301,28 @@ class SnapshotManageTest(test_attachments.ConnectedTestCase):
         self.assertIn(
             "| {'source-name': 'snapshot-%s'} | 1    | True " % snapshot_id,
             cinder('snapshot-manageable-list', HOST))
+
+    def test_a_group_snapshots_snapshot_is_not_unmanaged(self):
+        # Cinder's rule: it goes with its group snapshot only.
+        admin = dict(ADMIN, **{'OpenStack-API-Version': 'volume 3.14'})
+        user = api_fixtures.caller(self.project, version='3.14')
+        self.app.post_json('/v3/group_types', {'group_type': {
+            'name': 'gt'}}, headers=admin)
+        group_id = self.app.post_json('/v3/groups', {'group': {
+            'group_type': 'gt', 'volume_types': ['__DEFAULT__']}},
+            headers=user).json['group']['id']
+        self.app.put_json('/v3/groups/%s' % group_id, {'group': {
+            'add_volumes': self.volume.id}}, headers=user)
+        group_snapshot_id = self.app.post_json('/v3/group_snapshots', {
+            'group_snapshot': {'group_id': group_id}}, headers=user).json[
+            'group_snapshot']['id']
+        snapshot_id = vwf.wait_for(
+            lambda: [s['id'] for s in self.app.get(
+                '/v3/snapshots/detail', headers=user).json['snapshots']
+                if s['group_snapshot_id'] == group_snapshot_id],
+            bool)[0]
+        self.wait_status(snapshot_id, 'available')
+        self.assertIn('group_snapshot_id', self.fault(
+            self.unmanage(snapshot_id, status=400), 400))
+        self.assertEqual('available', rows.row(
+            self.context, models.Snapshot, snapshot_id)['status'])

@@ -10,6 +10,7 @@ from volapi.policies import manageable_volumes as manage_policies
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
 from volapi.volume.transitions.table.shared import DELETE_EXPECT
+from volapi.volume.transitions.table.snapshots import ALONE
 from volapi.volume.transitions.vocabulary import NOW
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
@@ -74,8 +75,9 @@ TABLE = [
     Transition(
         'snapshot_unmanage', 'snapshot',
         'os-unmanage: let go of the snapshot, its storage left on the '
-        'backend',
+        'backend (not one of a group snapshot: Cinder\'s rule)',
         source=('available', 'error'),
+        expect=ALONE,
         values={'status': 'unmanaging'},
         policy=snapshot_policies.UNMANAGE, workers_row='track'),
     Transition(
