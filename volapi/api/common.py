@@ -45,6 +45,31 @@ def pagination_params(params):
     return limit, params.get('marker'), offset
 
 
+# The parameters of a list's paging and order, apart from its filters.
+PAGING = ('limit', 'marker', 'offset', 'sort', 'sort_key', 'sort_dir')
+
+
+def filtered_listing(params, sort_keys, filters):
+    """(all_tenants, the get_all arguments: filters, limit, marker,
+    offset, sort_keys, sort_dirs) of a list's query ``params`` (a dict,
+    consumed), which sorts by ``sort_keys`` and filters by ``filters``;
+    any other parameter is Cinder's 400."""
+    all_tenants = strutils.bool_from_string(params.pop('all_tenants',
+                                                       'false'))
+    limit, marker, offset = pagination_params(params)
+    keys, dirs = sort_params(params)
+    for key in keys:
+        if key not in sort_keys:
+            raise invalid_sort_key(key)
+    for name in PAGING:
+        params.pop(name, None)
+    unknown = sorted(set(params) - set(filters))
+    if unknown:
+        raise invalid_filters(unknown)
+    return all_tenants, dict(filters=params, limit=limit, marker=marker,
+                             offset=offset, sort_keys=keys, sort_dirs=dirs)
+
+
 def invalid_sort_key(key):
     """Cinder's 400 for a sort key a list does not sort by (quoting a
     short excerpt of it)."""

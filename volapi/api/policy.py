@@ -52,11 +52,13 @@ def authorize(context, action, target=None, do_raise=True):
     return allowed
 
 
-def authorizer(context, rule):
-    """The ``authorize`` a use case calls with what it loaded: ``rule`` on
-    that resource's project (a volume, snapshot, backup or group)."""
+def authorizer(context, *rules):
+    """The ``authorize`` a use case calls with what it loaded: each of
+    ``rules`` on that resource's project (a volume, snapshot, backup or
+    group)."""
     def check(resource):
-        authorize(context, rule, {'project_id': resource.project_id})
+        for rule in rules:
+            authorize(context, rule, {'project_id': resource.project_id})
     return check
 
 

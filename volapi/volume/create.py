@@ -117,11 +117,7 @@ def _group(context, group_id, volume_type):
     if not group_id:
         return None
     from volapi.volume import groups
-    try:
-        group = groups.get(context, group_id)
-    except db_exc.NotFound:
-        raise volume_api.ReferenceNotFound(
-            'Group %s could not be found.' % group_id) from None
+    group = groups.found(context, group_id)
     if not volume_type:
         raise volume_api.InvalidRequest(
             'Invalid input received: volume_type must be provided when '

@@ -62,21 +62,13 @@ def get_all(context, all_projects=False, **query):
                                          **query)
 
 
-def _group(context, group_id):
-    try:
-        return group_api.get(context, group_id)
-    except db_exc.NotFound:
-        raise volume_api.ReferenceNotFound(
-            'Group %s could not be found.' % group_id) from None
-
-
 def create(context, group_id, name=None, description=None, version=None,
            authorize=None):
     """Snapshot every volume of the group in ONE transaction (see the
     module's docstring), then cast each snapshot's creation. Returns the
     group snapshot."""
     for _ in range(CREATE_ATTEMPTS):
-        group = _group(context, group_id)
+        group = group_api.found(context, group_id)
         if authorize is not None:
             authorize(group)
         try:

@@ -11,7 +11,6 @@ pool of its source, where its data is); then each creation is cast.
 The new group is 'available' at once, as a group create makes it."""
 import uuid
 
-from db import exceptions as db_exc
 import objects
 from objects import group_quota
 from objects import group_type as group_type_obj
@@ -26,14 +25,6 @@ from volapi.volume import groups as group_api
 from volapi.volume.transitions import engine
 
 CONF = volapi_conf.CONF
-
-
-def _group(context, group_id):
-    try:
-        return group_api.get(context, group_id)
-    except db_exc.NotFound:
-        raise volume_api.ReferenceNotFound(
-            'Group %s could not be found.' % group_id) from None
 
 
 class _Source:
@@ -62,7 +53,7 @@ def _from_group_snapshot(context, group_snapshot_id):
 
 
 def _from_group(context, source_group_id):
-    group = _group(context, source_group_id)
+    group = group_api.found(context, source_group_id)
     volumes = [volume_api.get_volume(context, v) for v in group.volume_ids()]
     if not volumes:
         raise group_api.InvalidGroup(

@@ -45,6 +45,16 @@ def get(context, group_id):
     return objects.Group.get(context, group_id, project_id=project)
 
 
+def found(context, group_id):
+    """:func:`get`, or Cinder's 404 naming the group (a group another
+    request names: a source, a parent, the group of a new volume)."""
+    try:
+        return get(context, group_id)
+    except db_exc.NotFound:
+        raise volume_api.ReferenceNotFound(
+            'Group %s could not be found.' % group_id) from None
+
+
 def get_all(context, all_projects=False, **query):
     project = None if (context.is_admin and all_projects) \
         else context.project_id

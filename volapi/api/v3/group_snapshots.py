@@ -3,7 +3,6 @@ detail; filters, sort and pages from 3.29), show, delete, and the
 ``reset_status`` action (3.19, administrators). The use cases are
 ``volapi.volume.group_snapshots``'s."""
 import pecan
-from oslo_utils import strutils
 
 from volapi.api import common
 from volapi.api import microversion as mv
@@ -91,22 +90,9 @@ class GroupSnapshotsController(rest.Listing):
         limit = None
         if request.api_version >= mv.GROUP_SNAPSHOT_PAGINATION:
             # Before 3.29 Cinder reads no parameter of the list.
-            params = dict(request.GET)
-            all_tenants = strutils.bool_from_string(
-                params.pop('all_tenants', 'false'))
-            limit, marker, offset = common.pagination_params(params)
-            keys, dirs = common.sort_params(params)
-            for key in keys:
-                if key not in SORT_KEYS:
-                    raise common.invalid_sort_key(key)
-            for name in ('limit', 'marker', 'offset', 'sort', 'sort_key',
-                         'sort_dir'):
-                params.pop(name, None)
-            unknown = sorted(set(params) - set(FILTERS))
-            if unknown:
-                raise common.invalid_filters(unknown)
-            query = dict(filters=params, limit=limit, marker=marker,
-                         offset=offset, sort_keys=keys, sort_dirs=dirs)
+            all_tenants, query = common.filtered_listing(
+                dict(request.GET), SORT_KEYS, FILTERS)
+            limit = query['limit']
         group_snapshots = group_snapshot_api.get_all(
             context, all_projects=all_tenants, **query)
         return views.collection(request, group_snapshots, detailed, limit)

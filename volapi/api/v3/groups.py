@@ -111,23 +111,11 @@ class GroupsController(rest.Listing):
                          {'project_id': context.project_id})
         params = dict(request.GET)
         params.pop('list_volume', None)
-        all_tenants = strutils.bool_from_string(
-            params.pop('all_tenants', 'false'))
-        limit, marker, offset = common.pagination_params(params)
-        keys, dirs = common.sort_params(params)
-        for key in keys:
-            if key not in SORT_KEYS:
-                raise common.invalid_sort_key(key)
-        for name in ('limit', 'marker', 'offset', 'sort', 'sort_key',
-                     'sort_dir'):
-            params.pop(name, None)
-        unknown = sorted(set(params) - set(FILTERS))
-        if unknown:
-            raise common.invalid_filters(unknown)
-        groups = group_api.get_all(
-            context, all_projects=all_tenants, filters=params, limit=limit,
-            marker=marker, offset=offset, sort_keys=keys, sort_dirs=dirs)
-        return views.collection(request, groups, detailed, limit)
+        all_tenants, query = common.filtered_listing(params, SORT_KEYS,
+                                                     FILTERS)
+        groups = group_api.get_all(context, all_projects=all_tenants,
+                                   **query)
+        return views.collection(request, groups, detailed, query['limit'])
 
     @index.when(method='POST')
     @rest.json(202)

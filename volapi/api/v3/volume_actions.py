@@ -164,14 +164,11 @@ def _show_image_metadata(context, volume_id, argument, version=None,
 
 
 def _force_delete(context, volume_id, argument, authorize=None, **call):
-    # Cinder checks the delete policy too (its delete does).
-    may_delete = policy.authorizer(context, volume_policies.DELETE)
-
-    def both(volume):
-        may_delete(volume)
-        authorize(volume)
-
-    volume_api.delete(context, volume_id, force=True, authorize=both, **call)
+    # Cinder checks the delete policy too (its delete does), first.
+    volume_api.delete(context, volume_id, force=True,
+                      authorize=policy.authorizer(
+                          context, volume_policies.DELETE,
+                          volume_policies.FORCE_DELETE), **call)
 
 
 def _revert(context, volume_id, argument, **call):

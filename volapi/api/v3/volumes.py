@@ -80,16 +80,11 @@ class VolumeController:
             _boolean_param(params, 'force')
         cascade = _boolean_param(params, 'cascade')
 
-        def authorize(volume):
-            target = {'project_id': volume.project_id}
-            policy.authorize(context, volume_policies.DELETE, target)
-            if force:
-                policy.authorize(context, volume_policies.FORCE_DELETE,
-                                 target)
-
+        rules = (volume_policies.DELETE,) + (
+            (volume_policies.FORCE_DELETE,) if force else ())
         volume_api.delete(context, self.volume_id, cascade=cascade,
                           force=force, version=version,
-                          authorize=authorize)
+                          authorize=policy.authorizer(context, *rules))
 
     @pecan.expose()
     def action(self):

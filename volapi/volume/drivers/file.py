@@ -220,13 +220,7 @@ class FileDriver(base.VolumeDriver):
     def manage_existing(self, volume, reference):
         target = os.path.join(self.pool_dir(self._pool_of(volume.host)),
                               self._file_name('volume', volume))
-        try:
-            _, path = self._referenced(reference)
-        except base.InvalidReference:
-            if not os.path.exists(target):  # else renamed before a crash
-                raise
-        else:
-            os.rename(path, target)
+        self._take(reference, target)
         # A volume holds whole GiB: the tail of the last one reads zeros.
         if os.path.getsize(target) < volume.size * base.GiB:
             os.truncate(target, volume.size * base.GiB)
@@ -238,12 +232,8 @@ class FileDriver(base.VolumeDriver):
         return [dict(entry, source_reference=None)
                 for entry in self.manageable_volumes()]
 
-    manage_existing_snapshot_get_size = manage_existing_get_size
-
-    def manage_existing_snapshot(self, snapshot, volume, reference):
-        """Rename the file to ``snapshot-<id>`` next to the volume's."""
-        target = os.path.join(os.path.dirname(self.volume_path(volume)),
-                              self._file_name('snapshot', snapshot))
+    def _take(self, reference, target):
+        """Rename the file ``reference`` names to ``target``; idempotent."""
         try:
             _, path = self._referenced(reference)
         except base.InvalidReference:
@@ -251,6 +241,14 @@ class FileDriver(base.VolumeDriver):
                 raise
         else:
             os.rename(path, target)
+
+    manage_existing_snapshot_get_size = manage_existing_get_size
+
+    def manage_existing_snapshot(self, snapshot, volume, reference):
+        """Rename the file to ``snapshot-<id>`` next to the volume's."""
+        target = os.path.join(os.path.dirname(self.volume_path(volume)),
+                              self._file_name('snapshot', snapshot))
+        self._take(reference, target)
         return {'provider_location': target}
 
     # -- snapshots ------------------------------------------------------------
