@@ -16,6 +16,7 @@ from oslo_db.sqlalchemy import enginefacade
 
 from db import connectivity
 from db import library_compat
+from db import prepared_statements
 
 _lock = threading.Lock()
 _context_manager = None
@@ -120,6 +121,8 @@ def _tune_postgresql(engine):
     def _back_to_repeatable_read(dbapi_con, record):
         if record.info.pop(_READ_COMMITTED, False) and dbapi_con is not None:
             engine.dialect.set_isolation_level(dbapi_con, 'REPEATABLE READ')
+
+    prepared_statements.keep_across_reads(engine)
 
 
 def read_committed(conn):
