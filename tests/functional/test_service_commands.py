@@ -1,6 +1,7 @@
 """``volapi-manage service list | remove`` as an operator runs them: a
 service that is down is removed, one that is up or unknown is refused."""
 import os
+import socket
 import subprocess
 import sys
 
@@ -62,3 +63,28 @@ class ServiceCommandsTest(base.DatabaseTestCase):
                                    objects.Service.get_all(self.context)])
         self.assertTrue(rows.row(self.context, models.Service,
                                  gone.id)['deleted'])
+
+
+class DatabaseDownTest(base.TestCase):
+    """A command that cannot reach the database says so in one line and
+    exits 1: no traceback, no half-printed table."""
+
+    def test_each_command_says_the_database_is_down(self):
+        state = self.useFixture(fixtures.TempDir()).path
+        conf = os.path.join(state, 'volapi.conf')
+        with socket.socket() as free:
+            free.bind(('127.0.0.1', 0))
+            port = free.getsockname()[1]
+        with open(conf, 'w') as f:
+            f.write('[DEFAULT]\nstate_path = %s\n[database]\nconnection = '
+                    'postgresql+psycopg://volapi:volapi@127.0.0.1:%d/volapi\n'
+                    'max_retries = 0\n' % (state, port))
+        for command in (['service', 'list'], ['db', 'version'],
+                        ['service', 'remove', 'volapi-volume', 'h@file']):
+            done = subprocess.run(
+                [sys.executable, '-m', 'volapi.cmd.manage', '--config-file',
+                 conf] + command, capture_output=True, text=True)
+            self.assertEqual((1, ''), (done.returncode, done.stdout), command)
+            lines = done.stderr.splitlines()
+            self.assertEqual(1, len(lines), done.stderr)
+            self.assertIn('volapi-manage: cannot reach the database', lines[0])

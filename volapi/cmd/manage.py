@@ -10,6 +10,7 @@ import sys
 
 from oslo_config import cfg
 
+from db import connectivity
 from volapi import config
 from volapi.placement import online_migrations
 
@@ -103,12 +104,25 @@ CATEGORY = cfg.SubCommandOpt('category', title='Command categories',
                              handler=_add_command_parsers)
 
 
+# Exit status of a command that could not reach the database.
+UNREACHABLE = 1
+
+
 def main(argv=None):
     config.CONF.register_cli_opt(CATEGORY)
     conf = config.setup(prog='volapi-manage',
                         args=sys.argv[1:] if argv is None else argv)
-    # The chosen command's function and its own options.
-    return conf.category.func(conf.category) or 0
+    try:
+        # The chosen command's function and its own options.
+        return conf.category.func(conf.category) or 0
+    except Exception as exc:
+        if not connectivity.is_connection_error(exc):
+            raise
+        # An outage, not a bug: one line that says so, no traceback.
+        reason = str(getattr(exc, 'orig', None) or exc).splitlines()[0]
+        print('volapi-manage: cannot reach the database of [database] '
+              'connection: %s' % reason, file=sys.stderr)
+        return UNREACHABLE
 
 
 if __name__ == '__main__':

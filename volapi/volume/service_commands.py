@@ -22,9 +22,11 @@ def list_services(args):
     down (``[DEFAULT] service_down_time``), last heartbeat, cluster."""
     import objects
     context = _admin_context()
+    # Read first: a database that is down prints no header.
+    services = objects.Service.get_all(context)
     print(_ROW % ('Binary', 'Host', 'Status', 'State', 'Updated At',
                   'Cluster'))
-    for service in objects.Service.get_all(context):
+    for service in services:
         seen = service.last_seen()
         print(_ROW % (
             service.binary, service.host,
