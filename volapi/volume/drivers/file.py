@@ -1,7 +1,8 @@
 """The file driver: every volume is a sparse file in its pool's directory;
 a snapshot is a copy of it (a reflink where the filesystem can share
-blocks, else a sparse copy), and so is a backup, in ``[backup]
-backup_path``; attaching hands out the file's path.
+blocks, else a sparse copy); a backup is the chunks of its data that its
+parent (if incremental) does not hold, in ``[backup] backup_path`` (see
+:mod:`chunked_backups`); attaching hands out the file's path.
 
 Pools (``[volume] file_pools``) are directories ``<volumes_dir>/<pool>``;
 with no pool configured, the one pool is ``volumes_dir`` itself (the
@@ -18,6 +19,7 @@ import os
 from oslo_log import log as logging
 
 from volapi.volume.drivers import base
+from volapi.volume.drivers import chunked_backups
 from volapi.volume.drivers import sparse
 
 LOG = logging.getLogger(__name__)
@@ -261,29 +263,37 @@ class FileDriver(base.VolumeDriver):
     backup_service = 'volapi.volume.drivers.file'
 
     def backup_path(self, backup):
-        return os.path.join(self.conf.backup.backup_path,
-                            'backup-%s' % backup.id)
+        """The backup's directory (of the old format: its file)."""
+        return chunked_backups.location(self.conf.backup.backup_path,
+                                        backup.id)
 
     def create_backup(self, backup, volume, snapshot=None):
+        """Chunks of the volume's data (see chunked_backups): an
+        incremental backup (with a parent) writes only those that changed
+        since its parent."""
         source = self.snapshot_path(snapshot, volume) if snapshot \
             else self.volume_path(volume)
-        os.makedirs(self.conf.backup.backup_path, mode=0o700, exist_ok=True)
-        # Made again whole when repeated after a crash.
-        sparse.copy_file(source, self.backup_path(backup))
-        return {'object_count': 1, 'service': self.backup_service}
+        written = chunked_backups.create(
+            self.conf.backup.backup_path, backup.id,
+            _field(backup, 'parent_id'), source,
+            self.conf.backup.backup_file_size)
+        # Cinder's object_count: the objects this backup wrote.
+        return {'object_count': written, 'service': self.backup_service}
 
     def restore_backup(self, backup, volume):
         path = self.volume_path(volume)
-        if os.path.getsize(self.backup_path(backup)) > volume.size * base.GiB:
+        size = volume.size * base.GiB
+        backup_path = self.backup_path(backup)
+        if chunked_backups.data_size(backup_path) > size:
             raise base.VolumeDriverError(
                 'volume %s of %d GiB is smaller than backup %s'
                 % (volume.id, volume.size, backup.id))
-        sparse.copy_file(self.backup_path(backup), path)
-        os.truncate(path, volume.size * base.GiB)
+        chunked_backups.restore(self.conf.backup.backup_path, backup_path,
+                                path, size)
         return {'provider_location': path}
 
     def delete_backup(self, backup):
-        sparse.remove(self.backup_path(backup))
+        chunked_backups.delete(self.conf.backup.backup_path, backup.id)
 
     # -- attachments ----------------------------------------------------------
     def initialize_connection(self, volume, connector):
