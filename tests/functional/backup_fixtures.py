@@ -6,6 +6,7 @@ from objects import quota
 from objects import type_quota
 from tests import volume_rows as rows
 from tests.functional import api_fixtures
+from tests.functional import volume_worker_fixture as vwf
 
 ADMIN = api_fixtures.ADMIN
 
@@ -56,3 +57,41 @@ class BackupTestCase(api_fixtures.APITestCase):
     def usage(self, project=None):
         used = quota.usage(self.context, project or self.project)
         return used['backups'], used['backup_gigabytes']
+
+
+class WorkerBackupTestCase(BackupTestCase):
+    """Backups made, restored and deleted by a real worker (file driver,
+    in-process transport)."""
+
+    def setUp(self):
+        super().setUp()
+        self.worker = self.useFixture(vwf.RunningWorker(self))
+        self.driver = self.worker.worker.driver
+
+    def get(self, path):
+        return self.app.get(path, headers=self.owner, expect_errors=True)
+
+    def volume_status(self, volume_id):
+        return self.get('/v3/volumes/%s' % volume_id).json['volume'][
+            'status']
+
+    def available_volume(self, size=1):
+        volume_id = self.create_volume(size=size).json['volume']['id']
+        vwf.wait_for(lambda: self.volume_status(volume_id),
+                     lambda s: s == 'available')
+        return volume_id
+
+    def wait_backup(self, backup_id, status):
+        return vwf.wait_for(lambda: self.show(backup_id),
+                            lambda b: b['status'] == status)
+
+    def write(self, volume_id, data, offset=0):
+        volume = self.volume_row(volume_id)
+        with open(volume['provider_location'], 'r+b') as f:
+            f.seek(offset)
+            f.write(data)
+
+    def read(self, volume_id, length):
+        with open(self.volume_row(volume_id)['provider_location'],
+                  'rb') as f:
+            return f.read(length)

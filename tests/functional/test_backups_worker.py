@@ -20,39 +20,7 @@ ADMIN = api_fixtures.ADMIN
 GiB = 1024 ** 3
 
 
-class BackupLifeTest(backup_fixtures.BackupTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.worker = self.useFixture(vwf.RunningWorker(self))
-        self.driver = self.worker.worker.driver
-
-    def get(self, path):
-        return self.app.get(path, headers=self.owner, expect_errors=True)
-
-    def volume_status(self, volume_id):
-        return self.get('/v3/volumes/%s' % volume_id).json['volume'][
-            'status']
-
-    def available_volume(self, size=1):
-        volume_id = self.create_volume(size=size).json['volume']['id']
-        vwf.wait_for(lambda: self.volume_status(volume_id),
-                     lambda s: s == 'available')
-        return volume_id
-
-    def wait_backup(self, backup_id, status):
-        return vwf.wait_for(lambda: self.show(backup_id),
-                            lambda b: b['status'] == status)
-
-    def write(self, volume_id, data):
-        volume = self.volume_row(volume_id)
-        with open(volume['provider_location'], 'r+b') as f:
-            f.write(data)
-
-    def read(self, volume_id, length):
-        with open(self.volume_row(volume_id)['provider_location'],
-                  'rb') as f:
-            return f.read(length)
+class BackupLifeTest(backup_fixtures.WorkerBackupTestCase):
 
     def test_life(self):
         volume_id = self.available_volume()

@@ -14,15 +14,16 @@ from volapi.volume import worker as volume_worker
 
 class RunningWorker(fixtures.Fixture):
 
-    def __init__(self, test, host='worker-1'):
+    def __init__(self, test, host='worker-1', backup_path=None):
         super().__init__()
         self.test, self.host = test, host
+        self.backup_path = backup_path
 
     def _setUp(self):
         volumes_dir = self.useFixture(fixtures.TempDir()).path
         self.test.config.set('volume', volumes_dir=volumes_dir)
-        self.test.config.set('backup', backup_path=self.useFixture(
-            fixtures.TempDir()).path)
+        self.test.config.set('backup', backup_path=self.backup_path or
+                             self.useFixture(fixtures.TempDir()).path)
         self.test.config.set(host=self.host)
         self.worker = volume_worker.VolumeWorker(self.test.config.conf)
         self.worker.start(unclaimed_timeout=0)

@@ -9,6 +9,7 @@ import objects
 from tests import base
 from volapi.volume.drivers import base as driver_base
 from volapi.volume.drivers import file as file_driver
+from volapi.volume.drivers import sparse
 
 GiB = driver_base.GiB
 
@@ -116,7 +117,7 @@ class FileDriverTest(base.TestCase):
             f.write(bytes(2 * 1024 * 1024))  # written zeros
         dest = os.path.join(self.dir, 'dest')
         with open(source, 'rb') as src, open(dest, 'wb') as dst:
-            file_driver._sparse_copy(src.fileno(), dst.fileno())
+            sparse._sparse_copy(src.fileno(), dst.fileno())
         with open(source, 'rb') as a, open(dest, 'rb') as b:
             self.assertEqual(a.read(), b.read())
         self.assertLess(allocated(dest), 1024 * 1024)

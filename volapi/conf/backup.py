@@ -1,13 +1,22 @@
-"""Options of volume backups: where the file driver keeps them."""
+"""Options of volume backups: where the file driver keeps them, in
+chunks of what size."""
 from oslo_config import cfg
 
 GROUP = 'backup'
 
 backup_opts = [
     cfg.StrOpt('backup_path', default='$state_path/backups',
-               help='Directory of the file driver\'s backups: one file per '
-                    'backup, a copy of its volume\'s data. Workers that '
-                    'serve one cluster must share it.'),
+               help='Directory of the file driver\'s backups: one '
+                    'directory per backup, holding the chunks of its '
+                    'volume\'s data that it wrote and its manifest. '
+                    'Workers that serve one cluster must share it.'),
+    # Cinder's posix backup driver's name for the size of its files.
+    cfg.IntOpt('backup_file_size', default=4 * 1024 * 1024, min=4096,
+               help='Size in bytes of the chunks the file driver cuts a '
+                    'backup into: an incremental backup stores the chunks '
+                    'that changed since its parent, all-zero chunks are not '
+                    'stored. An incremental keeps its parent\'s chunk size; '
+                    'a change applies to the next full backup.'),
 ]
 
 

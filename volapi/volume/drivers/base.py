@@ -187,9 +187,13 @@ class VolumeDriver(abc.ABC):
     # -- backups ------------------------------------------------------------
     def create_backup(self, backup, volume, snapshot=None):
         """Copy the data of ``volume`` (or of its ``snapshot``) into
-        ``backup``, apart from the pool. Returns values to record on the
-        backup: ``object_count`` (how many objects hold it) and
-        ``service`` (what keeps it)."""
+        ``backup``, apart from the pool; an incremental backup (its
+        ``parent_id`` names its parent, an available backup of the same
+        volume) may store only what changed since its parent and refer to
+        the parent for the rest: a backup is not deleted while one depends
+        on it. Made afresh when repeated after a crash. Returns values to
+        record on the backup: ``object_count`` (how many objects it wrote)
+        and ``service`` (what keeps it)."""
         raise VolumeDriverError('driver %s cannot back volumes up'
                                 % type(self).__name__)
 

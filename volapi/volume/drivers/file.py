@@ -1,7 +1,8 @@
 """The file driver: every volume is a sparse file in its pool's directory;
 a snapshot is a copy of it (a reflink where the filesystem can share
-blocks, else a sparse copy), and so is a backup, in ``[backup]
-backup_path``; attaching hands out the file's path.
+blocks, else a sparse copy); a backup is the chunks of its data that its
+parent (if incremental) does not hold, in ``[backup] backup_path`` (see
+:mod:`chunked_backups`); attaching hands out the file's path.
 
 Pools (``[volume] file_pools``) are directories ``<volumes_dir>/<pool>``;
 with no pool configured, the one pool is ``volumes_dir`` itself (the
@@ -13,23 +14,15 @@ pool directories, then restarting the worker, reshapes placement.
 Good for the embedded deployment, development and tests; a single host's
 disk is not highly available storage.
 """
-import errno
-import fcntl
 import os
 
 from oslo_log import log as logging
 
 from volapi.volume.drivers import base
+from volapi.volume.drivers import chunked_backups
+from volapi.volume.drivers import sparse
 
 LOG = logging.getLogger(__name__)
-
-# ioctl(dest_fd, FICLONE, src_fd): share all blocks of src (btrfs, XFS with
-# reflink=1, bcachefs ...). Other filesystems refuse it with one of these.
-FICLONE = 0x40049409
-_NO_REFLINK = {errno.EOPNOTSUPP, errno.ENOTTY, errno.EXDEV, errno.EINVAL,
-               errno.ENOSYS, errno.EBADF, errno.EPERM}
-_CHUNK = 1024 * 1024
-_ZEROS = bytes(_CHUNK)
 
 
 class FileDriver(base.VolumeDriver):
@@ -155,12 +148,12 @@ class FileDriver(base.VolumeDriver):
             raise base.VolumeDriverError(
                 'volume %s of %d GiB is smaller than its source %s'
                 % (volume.id, volume.size, source_path))
-        copy_file(source_path, path)
+        sparse.copy_file(source_path, path)
         os.truncate(path, size)
         return {'provider_location': path}
 
     def delete_volume(self, volume):
-        _remove(self.volume_path(volume))
+        sparse.remove(self.volume_path(volume))
 
     def extend_volume(self, volume, new_size):
         path = self.volume_path(volume)
@@ -179,7 +172,7 @@ class FileDriver(base.VolumeDriver):
         target = os.path.join(self.pool_dir(pool), 'volume-%s' % name_id)
         if not os.path.exists(target):
             os.makedirs(self.pool_dir(pool), mode=0o700, exist_ok=True)
-            copy_file(self.volume_path(volume), target)
+            sparse.copy_file(self.volume_path(volume), target)
         return {'provider_location': target}
 
     def retype(self, volume, new_type_id):
@@ -254,45 +247,53 @@ class FileDriver(base.VolumeDriver):
     # -- snapshots ------------------------------------------------------------
     def create_snapshot(self, snapshot, volume):
         path = self.snapshot_path(snapshot, volume)
-        copy_file(self.volume_path(volume), path)
+        sparse.copy_file(self.volume_path(volume), path)
         return {'provider_location': path}
 
     def delete_snapshot(self, snapshot):
-        _remove(self.snapshot_path(snapshot))
+        sparse.remove(self.snapshot_path(snapshot))
 
     def revert_to_snapshot(self, volume, snapshot):
         # Atomic: the volume's file is the old data or the snapshot's.
-        copy_file(self.snapshot_path(snapshot, volume),
-                  self.volume_path(volume))
+        sparse.copy_file(self.snapshot_path(snapshot, volume),
+                         self.volume_path(volume))
 
     # -- backups --------------------------------------------------------------
     # Cinder's name for what keeps a backup (its posix driver's).
     backup_service = 'volapi.volume.drivers.file'
 
     def backup_path(self, backup):
-        return os.path.join(self.conf.backup.backup_path,
-                            'backup-%s' % backup.id)
+        """The backup's directory (of the old format: its file)."""
+        return chunked_backups.location(self.conf.backup.backup_path,
+                                        backup.id)
 
     def create_backup(self, backup, volume, snapshot=None):
+        """Chunks of the volume's data (see chunked_backups): an
+        incremental backup (with a parent) writes only those that changed
+        since its parent."""
         source = self.snapshot_path(snapshot, volume) if snapshot \
             else self.volume_path(volume)
-        os.makedirs(self.conf.backup.backup_path, mode=0o700, exist_ok=True)
-        # Made again whole when repeated after a crash.
-        copy_file(source, self.backup_path(backup))
-        return {'object_count': 1, 'service': self.backup_service}
+        written = chunked_backups.create(
+            self.conf.backup.backup_path, backup.id,
+            _field(backup, 'parent_id'), source,
+            self.conf.backup.backup_file_size)
+        # Cinder's object_count: the objects this backup wrote.
+        return {'object_count': written, 'service': self.backup_service}
 
     def restore_backup(self, backup, volume):
         path = self.volume_path(volume)
-        if os.path.getsize(self.backup_path(backup)) > volume.size * base.GiB:
+        size = volume.size * base.GiB
+        backup_path = self.backup_path(backup)
+        if chunked_backups.data_size(backup_path) > size:
             raise base.VolumeDriverError(
                 'volume %s of %d GiB is smaller than backup %s'
                 % (volume.id, volume.size, backup.id))
-        copy_file(self.backup_path(backup), path)
-        os.truncate(path, volume.size * base.GiB)
+        chunked_backups.restore(self.conf.backup.backup_path, backup_path,
+                                path, size)
         return {'provider_location': path}
 
     def delete_backup(self, backup):
-        _remove(self.backup_path(backup))
+        chunked_backups.delete(self.conf.backup.backup_path, backup.id)
 
     # -- attachments ----------------------------------------------------------
     def initialize_connection(self, volume, connector):
@@ -393,76 +394,3 @@ def parse_pools(entries, default_name):
     if len({name for name, _ in pools}) != len(pools):
         raise ValueError('[volume] file_pools names a pool twice')
     return pools or [(default_name, None)]
-
-
-def _remove(path):
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
-
-
-def copy_file(source, dest):
-    """Copy ``source`` to ``dest`` keeping holes, atomically: the copy is
-    made under a temporary name and renamed, so ``dest`` is never half
-    written. Shares blocks (reflink) where the filesystem can."""
-    temporary = os.path.join(os.path.dirname(dest),
-                             '.%s.partial' % os.path.basename(dest))
-    try:
-        with open(source, 'rb') as src, \
-                open(temporary, 'wb', opener=_private) as dst:
-            if not _reflink(src.fileno(), dst.fileno()):
-                _sparse_copy(src.fileno(), dst.fileno())
-            os.fsync(dst.fileno())
-        os.rename(temporary, dest)
-    except BaseException:
-        _remove(temporary)
-        raise
-
-
-def _private(path, flags):
-    return os.open(path, flags, 0o600)
-
-
-def _reflink(src_fd, dst_fd):
-    try:
-        fcntl.ioctl(dst_fd, FICLONE, src_fd)
-    except OSError as e:
-        if e.errno in _NO_REFLINK:
-            return False
-        raise
-    return True
-
-
-def _sparse_copy(src_fd, dst_fd):
-    size = os.fstat(src_fd).st_size
-    os.ftruncate(dst_fd, size)
-    for start, end in _data_extents(src_fd, size):
-        offset = start
-        while offset < end:
-            chunk = os.pread(src_fd, min(_CHUNK, end - offset), offset)
-            if not chunk:
-                break
-            # Zeros inside a data extent stay a hole in the copy.
-            if chunk != _ZEROS[:len(chunk)]:
-                os.pwrite(dst_fd, chunk, offset)
-            offset += len(chunk)
-
-
-def _data_extents(fd, size):
-    """(start, end) ranges of ``fd`` that hold data, by SEEK_DATA/SEEK_HOLE;
-    the whole file where the filesystem cannot tell."""
-    offset = 0
-    while offset < size:
-        try:
-            start = os.lseek(fd, offset, os.SEEK_DATA)
-        except OSError as e:
-            if e.errno == errno.ENXIO:  # nothing but holes after offset
-                return
-            if e.errno == errno.EINVAL:  # no SEEK_DATA support
-                yield offset, size
-                return
-            raise
-        end = os.lseek(fd, start, os.SEEK_HOLE)
-        yield start, end
-        offset = end
