@@ -26,7 +26,8 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
     # Version 1.1: cluster_name
     # Version 1.2: disabled_reason
-    VERSION = '1.2'
+    # Version 1.3: frozen
+    VERSION = '1.3'
 
     model = models.Service
 
@@ -39,6 +40,7 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'report_count': fields.IntegerField(),
         'disabled': fields.BooleanField(),
         'disabled_reason': fields.StringField(nullable=True),
+        'frozen': fields.BooleanField(),
         'heartbeat_at': fields.DateTimeField(nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
@@ -115,6 +117,16 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
             {'host': host, 'binary': binary, 'deleted': False})
 
     @classmethod
+    def set_frozen(cls, context, service_ids, frozen):
+        """Freeze (or thaw) the live services ``service_ids``: one
+        compare-and-swap on their rows, changing those not already so.
+        False if none changed."""
+        return db_api.conditional_update(
+            context, cls.model, {'frozen': frozen},
+            {'id': tuple(service_ids), 'frozen': not frozen,
+             'deleted': False})
+
+    @classmethod
     def remove(cls, context, host, binary, down_before):
         """Soft-delete the row of host/binary if its service is down (its
         last heartbeat before ``down_before``, a naive UTC datetime): one
@@ -132,9 +144,9 @@ class Service(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         return self.heartbeat_at or self.created_at
 
     def serves(self, down_time):
-        """True if it takes new work: up (see :meth:`is_up`) and not
-        disabled by an operator."""
-        return self.is_up(down_time) and not self.disabled
+        """True if it takes new work: up (see :meth:`is_up`), neither
+        disabled nor frozen by an operator."""
+        return self.is_up(down_time) and not (self.disabled or self.frozen)
 
     def is_up(self, down_time):
         """True if the last heartbeat is at most ``down_time`` seconds old."""

@@ -335,6 +335,10 @@ class Service(SoftDeleteMixin, Base):
     disabled = sa.Column(sa.Boolean, default=False, nullable=False)
     disabled_reason = sa.Column(NAME)
     heartbeat_at = sa.Column(DateTime)
+    # Frozen by an operator (os-services/freeze): no new volumes, no
+    # deletes or snapshots of the volumes there.
+    frozen = sa.Column(sa.Boolean, default=False, server_default=sa.false(),
+                       nullable=False)
 
 
 class Worker(TimestampMixin, Base):

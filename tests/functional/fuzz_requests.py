@@ -300,6 +300,12 @@ VOLUME_EXAMPLES = {
         {'host': '<host>', 'binary': 'cinder-volume'}],
     ('PUT', '/v3/os-services/disable'): [
         {'host': '<host>', 'binary': 'cinder-volume'}],
+    ('PUT', '/v3/os-services/freeze'): [
+        {'host': '<host>'}, {'cluster': '<host>'}],
+    ('PUT', '/v3/os-services/thaw'): [
+        {'host': '<host>'}, {'cluster': '<host>'}],
+    ('PUT', '/v3/os-services/failover_host'): [
+        {'host': '<host>', 'backend_id': 'b'}, {'cluster': '<host>'}],
 }
 
 PLACEMENT_EXAMPLES = {

@@ -485,6 +485,17 @@ VOLUME_MATRIX = {
                    {'host': 'nowhere', 'binary': 'volapi-volume',
                     'disabled_reason': 'r'}, []),
         expect(403, 403, 404)),
+    # An unknown host: Cinder's 400 (freezing a real one would refuse the
+    # deletes of the other rows).
+    ('PUT', '/v3/os-services/freeze'): (
+        lambda w: ('/v3/os-services/freeze', {'host': 'nowhere'}, []),
+        expect(403, 403, 400)),
+    ('PUT', '/v3/os-services/thaw'): (
+        lambda w: ('/v3/os-services/thaw', {'host': 'nowhere'}, []),
+        expect(403, 403, 400)),
+    ('PUT', '/v3/os-services/failover_host'): (
+        lambda w: ('/v3/os-services/failover_host', {'host': 'nowhere'},
+                   []), expect(403, 403, 400)),
     ('GET', '/v3/clusters'): (
         lambda w: ('/v3/clusters', None, []), expect(403, 403, 200)),
     ('GET', '/v3/clusters/detail'): (
@@ -708,6 +719,9 @@ ANY_METHOD_ROUTES = {'/v3/volumes/detail': 'GET',
                      '/v3/os-services/disable-log-reason': 'PUT',
                      '/v3/os-services/get-log': 'PUT',
                      '/v3/os-services/set-log': 'PUT',
+                     '/v3/os-services/freeze': 'PUT',
+                     '/v3/os-services/thaw': 'PUT',
+                     '/v3/os-services/failover_host': 'PUT',
                      '/v3/os-quota-sets/{project_id}/defaults': 'GET',
                      '/v3/qos-specs/{qos_id}/delete_keys': 'PUT',
                      '/v3/os-volume-transfer/{transfer_id}/accept': 'POST',

@@ -85,6 +85,22 @@ def require_version(request, version):
                               'method.' % tuple(request.api_version)[:2])
 
 
+def cluster_host(request, params, cluster_version):
+    """(cluster, host): one and only one, the cluster only from
+    ``cluster_version``, None: never (Cinder's get_cluster_host)."""
+    if cluster_version is not None and \
+            request.api_version >= cluster_version:
+        cluster_name = params.get('cluster')
+        message = 'One and only one of cluster and host must be set.'
+    else:
+        cluster_name = None
+        message = 'Host field is missing.'
+    host = params.get('host')
+    if bool(cluster_name) == bool(host):
+        raise errors.BadRequest('Invalid input received: %s' % message)
+    return cluster_name, host
+
+
 def boolean_param(name, value):
     """A query parameter that must be a boolean (Cinder's get_bool_param:
     its 400 names the parameter and quotes the value)."""

@@ -144,7 +144,7 @@ def of_service(exc):
     None for any other exception."""
     if isinstance(exc, engine.TransitionRefused):
         error = _BY_STATUS.get(exc.transition.http_status, BadRequest)
-        return error('Invalid %s: %s' % (exc.what, exc))
+        return error(exc.refusal or 'Invalid %s: %s' % (exc.what, exc))
     if isinstance(exc, engine.NotAvailable):
         # Cinder's answer to a method the request's version lacks.
         return NotFound(str(exc))

@@ -82,7 +82,7 @@ def manage_existing(context, volume_id, reference, name=None,
         # volume.
         snapshot.volume_type_id = volume.volume_type_id
         return [engine.prepare(ctx, 'snapshot_create', volume,
-                               version=version, force=True),
+                               version=version, force=True, manage=True),
                 engine.prepare(ctx, 'snapshot_manage', snapshot,
                                version=version, reference=reference),
                 lambda ctx: metadata_rows.SNAPSHOT.insert(

@@ -39,3 +39,18 @@ set_log['properties']['level'] = {
     'type': 'string',
     'pattern': '^(?i:%s)$' % '|'.join(log_levels.LEVELS)}
 set_log['required'] = ['level']
+
+# Cinder's cinder_host: host, host@backend or host@backend#pool.
+_host = {'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255}
+
+freeze_and_thaw = {
+    'type': 'object',
+    'properties': {
+        'cluster': types.optional_text,
+        'host': _host,
+    },
+    'additionalProperties': False,
+}
+
+failover_host = copy.deepcopy(freeze_and_thaw)
+failover_host['properties']['backend_id'] = types.optional_text

@@ -22,6 +22,12 @@ before. ``PUT .../enable`` enables it again. Unlike Cinder, enabling or
 disabling without a reason clears the reason given earlier, so a reason
 shown is always the current one.
 
+``PUT .../freeze`` and ``.../thaw`` (with ``host``, or from 3.26
+``cluster``) freeze and thaw a backend (volapi.volume.freezing): while
+frozen it gets no new volumes and its volumes cannot be deleted or
+snapshotted. ``PUT .../failover_host`` is always refused, as Cinder's
+for a backend without replication.
+
 ``PUT .../get-log`` and ``.../set-log`` (3.32) read and set the log
 levels of the API process answering and of the volume workers that are
 up (volapi.volume.service_logs).
@@ -38,6 +44,7 @@ from volapi.api import rest
 from volapi.api import validation
 from volapi.api.schemas import services as schemas
 from volapi.policies import services as policies
+from volapi.volume import freezing
 from volapi.volume import service_logs
 
 CONF = cfg.CONF
@@ -52,7 +59,8 @@ def _view(service, version):
             'disabled_reason': service.disabled_reason}
     if service.binary == service_obj.VOLUME_BINARY:
         view.update(replication_status='not-capable',
-                    active_backend_id=None, frozen=False)
+                    active_backend_id=None,
+                    frozen=service.frozen)
         if version >= mv.BACKEND_STATE_REPORT:
             view['backend_state'] = state
     if version >= mv.CLUSTER_SUPPORT:
@@ -81,6 +89,9 @@ class ServicesController:
     disable_log_reason = rest.by_method()
     get_log = rest.by_method()
     set_log = rest.by_method()
+    freeze = rest.by_method()
+    thaw = rest.by_method()
+    failover_host = rest.by_method()
 
     @enable.when(method='PUT')
     @rest.json(200)
@@ -114,6 +125,25 @@ class ServicesController:
                                body.get('binary'), body.get('server'),
                                body.get('prefix'))
 
+    # Cinder answers 200 with no body (its TODO says it should be 204).
+    @freeze.when(method='PUT')
+    @rest.json(200)
+    def put_freeze(self):
+        _set_frozen(policies.FREEZE, True)
+
+    @thaw.when(method='PUT')
+    @rest.json(200)
+    def put_thaw(self):
+        _set_frozen(policies.THAW, False)
+
+    @failover_host.when(method='PUT')
+    @rest.json(202)
+    def put_failover_host(self):
+        request = pecan.request
+        cluster_name, host = _backend_body(
+            request, policies.FAILOVER, schemas.failover_host)
+        freezing.failover(request.ctx, host, cluster_name)
+
 
 # Cinder's names of the paths are not identifiers.
 for _name in ('disable_log_reason', 'get_log', 'set_log'):
@@ -129,6 +159,22 @@ def _log_body(schema):
     body = validation.parse_body(request)
     validation.validate(schema, body)
     return body
+
+
+def _backend_body(request, rule, schema):
+    """(cluster, host) the body names (Cinder's: the cluster from 3.26),
+    once the caller may use ``rule`` (Cinder asks for UPDATE too)."""
+    policy.authorize(request.ctx, policies.UPDATE)
+    policy.authorize(request.ctx, rule)
+    body = validation.parse_body(request)
+    validation.validate(schema, body)
+    return common.cluster_host(request, body, mv.REPLICATION_CLUSTER)
+
+
+def _set_frozen(rule, frozen):
+    request = pecan.request
+    cluster_name, host = _backend_body(request, rule, schemas.freeze_and_thaw)
+    freezing.set_frozen(request.ctx, host, cluster_name, frozen)
 
 
 def _set_disabled(schema, disabled, with_reason=False):

@@ -24,21 +24,6 @@ from volapi.volume import manage
 SUMMARY_FIELDS = ('reference', 'size', 'safe_to_manage')
 
 
-def _cluster_host(request, params, cluster_version):
-    """(cluster, host): one and only one, the cluster only from
-    ``cluster_version`` (Cinder's get_cluster_host)."""
-    if request.api_version >= cluster_version:
-        cluster_name = params.get('cluster')
-        message = 'One and only one of cluster and host must be set.'
-    else:
-        cluster_name = None
-        message = 'Host field is missing.'
-    host = params.get('host')
-    if bool(cluster_name) == bool(host):
-        raise errors.BadRequest('Invalid input received: %s' % message)
-    return cluster_name, host
-
-
 def listed(minimum, detailed, rule=policies.LIST, lister=manage.manageable,
            key='manageable-volumes', summary_fields=SUMMARY_FIELDS):
     """The body of a GET of manageable volumes (or, with the other
@@ -50,8 +35,8 @@ def listed(minimum, detailed, rule=policies.LIST, lister=manage.manageable,
     context = request.ctx
     policy.authorize(context, rule)
     params = dict(request.GET)
-    cluster_name, host = _cluster_host(request, params,
-                                       mv.MANAGE_EXISTING_CLUSTER)
+    cluster_name, host = common.cluster_host(request, params,
+                                             mv.MANAGE_EXISTING_CLUSTER)
     limit, marker, offset = common.pagination_params(params)
     keys, dirs = common.sort_params(params, default_key='reference')
     invalid = [key for key in keys if key not in manage.SORT_KEYS]
@@ -98,8 +83,8 @@ class ManageableVolumesController:
         context = request.ctx
         policy.authorize(context, policies.MANAGE)
         spec = body['volume']
-        cluster_name, host = _cluster_host(request, spec,
-                                           mv.VOLUME_MIGRATE_CLUSTER)
+        cluster_name, host = common.cluster_host(request, spec,
+                                                 mv.VOLUME_MIGRATE_CLUSTER)
         volume = manage.manage(
             context, spec['ref'], host=host, cluster_name=cluster_name,
             name=(spec.get('name') or '').strip() or None,

@@ -5,6 +5,7 @@ import sqlalchemy as sa
 
 from db import conditions as cond
 from db import models
+from objects import service as service_obj
 from objects import volume_type
 from volapi.volume.transitions.vocabulary import Computed
 from volapi.volume.transitions.vocabulary import Criterion
@@ -15,6 +16,7 @@ Snapshot = models.Snapshot
 Attachment = models.VolumeAttachment
 Backup = models.Backup
 Worker = models.Worker
+Service = models.Service
 
 
 def _attachments_of_volume(*criteria):
@@ -261,3 +263,51 @@ ONE_MORE_DEPENDENT = Computed('one more',
                               lambda p: Backup.num_dependent_backups + 1)
 ONE_DEPENDENT_LESS = Computed('one less',
                               lambda p: Backup.num_dependent_backups - 1)
+
+
+# A frozen backend (os-services/freeze): Cinder's assert_not_frozen, here
+# a condition on the services rows in the swap's WHERE, so a freeze that
+# commits first refuses the operation.
+FROZEN_REFUSAL = ('Invalid input received: Modification operations are '
+                  'not allowed on frozen storage backends.')
+
+
+def _is_on(location, server):
+    """SQL: ``location`` (``host@backend#pool``, or a cluster's) is on
+    ``server`` (``host@backend``), compared exactly (no LIKE: a name may
+    hold '_')."""
+    return sa.or_(location == server, sa.func.substr(
+        location, 1, sa.func.char_length(server) + 1) == server + '#')
+
+
+def _backend_frozen():
+    """SQL: a live volume service of ``Volume``'s backend (its cluster's
+    where it has one, else its host's) is frozen (Cinder's
+    is_backend_frozen). The services rows are read with a share lock, so
+    the swap sees a freeze committed after its transaction began: on
+    PostgreSQL, whose snapshot would hide it, the lock fails as a
+    serialization failure and the transaction runs again; on MySQL the
+    explanation's read sees what the UPDATE saw."""
+    backend_services = sa.select(Service.frozen).where(
+        Service.deleted == sa.false(),
+        Service.binary == service_obj.VOLUME_BINARY,
+        sa.or_(sa.and_(Volume.cluster_name.is_not(None),
+                       _is_on(Volume.cluster_name, Service.cluster_name)),
+               sa.and_(Volume.cluster_name.is_(None),
+                       _is_on(Volume.host, Service.host))))
+    # Every service of the backend is locked, frozen or not: a lock only
+    # takes the rows the subquery returns.
+    return sa.true().in_(backend_services.with_for_update(read=True))
+
+
+NOT_FROZEN = Criterion(
+    'must not be on a frozen backend',
+    lambda p: ~_backend_frozen(), refusal=FROZEN_REFUSAL,
+    # A snapshot being managed is not made (Cinder checks no freeze).
+    applies=lambda p: not p.get('manage'))
+# A snapshot's backend is its volume's.
+SNAPSHOT_NOT_FROZEN = Criterion(
+    'must not be on a frozen backend',
+    lambda p: ~sa.exists().where(Volume.id == Snapshot.volume_id,
+                                 _backend_frozen()).correlate(Snapshot),
+    refusal=FROZEN_REFUSAL)

@@ -37,6 +37,8 @@ class TransitionRefused(db_exc.ConditionNotMet):
 
     def __init__(self, transition, failure):
         self.transition = transition
+        # The whole answer the failed requirement gives, if it has one.
+        self.refusal = getattr(failure.condition, 'refusal', None)
         super().__init__(failure.condition, failure.actual, failure.what)
 
 
@@ -216,6 +218,14 @@ def _end_linked(context, link, ident, params):
             **params).execute(context)
 
 
+class _Refusing(cond.Filter):
+    """A requirement's Filter that carries its own answer (``refusal``)."""
+
+    def __init__(self, criterion, requirement, refusal):
+        super().__init__(criterion, requirement)
+        self.refusal = refusal
+
+
 def _requirement_condition(requirement, obj, params, key):
     if isinstance(requirement, Bound):
         return cond.LessThan(requirement.field,
@@ -225,6 +235,9 @@ def _requirement_condition(requirement, obj, params, key):
             Loaded(requirement.field), obj, params, key))
     if requirement.applies is not None and not requirement.applies(params):
         return None
+    if requirement.refusal is not None:
+        return _Refusing(_sql(key, requirement, params),
+                         requirement.text % params, requirement.refusal)
     return cond.Filter(_sql(key, requirement, params),
                        requirement.text % params)
 

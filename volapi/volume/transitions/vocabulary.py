@@ -63,12 +63,14 @@ class Criterion:
     ``build(params)`` returns an SQL criterion, with ``params`` as for
     :class:`Computed`; ``applies(params)``, if given, says whether the
     requirement applies to the call at all. ``text`` completes the
-    sentence "volume ..." and may use ``%(param)s``."""
+    sentence "volume ..." and may use ``%(param)s``; ``refusal``, if
+    given, is the whole answer when it fails (Cinder's words)."""
     text: str
     build: object
     bound: tuple = ()
     shaped: tuple = ()
     applies: object = None
+    refusal: str = None
 
     def __str__(self):
         return self.text
@@ -119,7 +121,7 @@ class Linked:
 
     def __str__(self):
         return '%s its %s names, by %s' % (self.resource, self.field,
-                                            self.name)
+                                           self.name)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,6 +3,7 @@ from db import conditions as cond
 from volapi.policies import snapshots as snapshot_policies
 from volapi.volume.transitions.blocks import CASCADE_SNAPSHOT_STATUSES
 from volapi.volume.transitions.blocks import NAME_VALUES
+from volapi.volume.transitions.blocks import SNAPSHOT_NOT_FROZEN
 from volapi.volume.transitions.vocabulary import Param
 from volapi.volume.transitions.vocabulary import Transition
 from volapi.volume.transitions.table.manager import GROUP_SNAPSHOT_MADE
@@ -30,12 +31,14 @@ TABLE = [
         source=('available', 'error'),
         # A group snapshot's snapshots go with it (Cinder's rule).
         expect=ALONE,
+        requires=(SNAPSHOT_NOT_FROZEN,),
         values={'status': 'deleting'},
         workers_row='track'),
     Transition(
         'snapshot_force_delete', 'snapshot',
         'os-force_delete: start deleting from any status',
         expect=dict(ALONE, status=cond.Not('deleting')),
+        requires=(SNAPSHOT_NOT_FROZEN,),
         values={'status': 'deleting'},
         policy=snapshot_policies.FORCE_DELETE,
         workers_row='track'),
@@ -75,6 +78,7 @@ TABLE = [
         'DELETE /volumes/{id}?cascade=true takes each snapshot along',
         source=CASCADE_SNAPSHOT_STATUSES,
         expect=ALONE,
+        requires=(SNAPSHOT_NOT_FROZEN,),
         values={'status': 'deleting'},
         workers_row='track'),
 ]

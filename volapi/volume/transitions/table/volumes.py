@@ -13,6 +13,7 @@ from volapi.volume.transitions.blocks import NOT_READONLY_FOR_RW
 from volapi.volume.transitions.blocks import NO_ATTACHMENTS
 from volapi.volume.transitions.blocks import NO_BIGGER_THAN_CLONE
 from volapi.volume.transitions.blocks import NO_SNAPSHOTS
+from volapi.volume.transitions.blocks import NOT_FROZEN
 from volapi.volume.transitions.blocks import OF_PLANNED_TYPE
 from volapi.volume.transitions.blocks import ON_PLANNED_POOL
 from volapi.volume.transitions.blocks import OLD_STATUS
@@ -100,7 +101,7 @@ TABLE = [
         source=('available', 'error', 'error_restoring', 'error_extending',
                 'error_managing'),
         expect=DELETE_EXPECT,
-        requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
+        requires=(NOT_FROZEN, NO_SNAPSHOTS, NO_ATTACHMENTS),
         values=DELETE_VALUES,
         workers_row='track'),
     Transition(
@@ -108,7 +109,7 @@ TABLE = [
         'os-force_delete, and DELETE /volumes/{id}?force=true (3.23): start '
         'deleting from any status',
         expect=dict({'status': cond.Not('deleting')}, **DELETE_EXPECT),
-        requires=(NO_SNAPSHOTS, NO_ATTACHMENTS),
+        requires=(NOT_FROZEN, NO_SNAPSHOTS, NO_ATTACHMENTS),
         values=DELETE_VALUES,
         policy=volume_policies.FORCE_DELETE,
         workers_row='track', linked=FROM_BACKUP),
@@ -242,7 +243,8 @@ TABLE = [
         expect={'migration_status': NOT_MIGRATING,
                 'host': cond.Not(None)},
         # The snapshot row copies them from the volume the request loaded.
-        requires=(Unchanged('size'), Unchanged('volume_type_id')),
+        requires=(NOT_FROZEN, Unchanged('size'),
+                  Unchanged('volume_type_id')),
         values={}),
     Transition(
         'snapshot_new', 'snapshot',
