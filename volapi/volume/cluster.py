@@ -96,9 +96,10 @@ def has_live_member(context, volume):
 def unavailable_servers(context):
     """The servers (``host@backend`` or ``cluster@backend``, what a pool's
     name starts with) none of whose volume services takes new work (all
-    disabled by an operator, ``cinder service-disable``, or down, as
-    Cinder's scheduler skips a backend whose service is down). A server
-    without a services row is not one of them."""
+    disabled or frozen by an operator, ``cinder service-disable`` or
+    ``freeze-host``, or down, as Cinder's scheduler skips a backend whose
+    service is down). A server without a services row is not one of
+    them."""
     serving, not_serving = set(), set()
     for service in objects.Service.get_all(context, binary=BINARY):
         for server in filter(None, (service.host, service.cluster_name)):

@@ -25,7 +25,8 @@ when every cached pool tried refuses, the create reads again
 (:func:`refresh`), so only a read decides that no pool can hold a
 volume. An empty answer is never kept: a pool may come any moment.
 A pool whose volume services are all disabled (``cinder
-service-disable``) or down is no candidate (a cached answer may name one
+service-disable``), frozen (``cinder freeze-host``) or down is no
+candidate (a cached answer may name one
 for as long as it is kept). Migrations and retypes read every time
 (:func:`candidate_hosts`, :func:`pool_has`).
 """
