@@ -8,6 +8,7 @@ import fixtures
 import webtest
 
 from objects import service as service_obj
+from tests import volume_rows as rows
 from tests.functional import api_fixtures
 from tests.functional import commit_after_read
 from tests.functional import worker_fixtures
@@ -184,6 +185,27 @@ class FreezeTest(FreezeTestCase):
                          self.fault(response, 400))
         self.put('thaw', {'cluster': 'c@file'}, headers=_admin('3.26'))
         self.assertFalse(any(self.frozen().values()))
+
+    def test_a_clustered_volume_follows_its_cluster(self):
+        for host in ('worker-3@file', 'worker-4@file'):
+            service_obj.Service.register(self.context, host, VOLUME,
+                                         cluster_name='c@file')
+        # Made by worker-3, served by the cluster; and one of a worker
+        # outside it whose host starts the same.
+        clustered = rows.volume(self.context, project_id=self.project,
+                                host='worker-3@file#file',
+                                cluster_name='c@file#file')
+        alone = rows.volume(self.context, project_id=self.project,
+                            host='worker-3@file2#file')
+        self.put('freeze', {'cluster': 'c@file'}, headers=_admin('3.26'))
+        response = self.app.delete('/v3/volumes/%s' % clustered.id,
+                                   headers=self.owner, status=400)
+        self.assertEqual(FROZEN, self.fault(response, 400))
+        self.app.delete('/v3/volumes/%s' % alone.id, headers=self.owner,
+                        status=202)
+        self.put('thaw', {'host': 'worker-4@file'})
+        self.app.delete('/v3/volumes/%s' % clustered.id, headers=self.owner,
+                        status=202)
 
     def test_bad_requests(self):
         for action, body, message in (
