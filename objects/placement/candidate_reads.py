@@ -215,12 +215,20 @@ def roots_by_id(conn, provider_ids):
 
 
 def _sharing_anchors(dialect):
+    # Not DISTINCT: the caller makes sets of the roots (sorting or hashing
+    # the rows on the server costs more than sending the repeats).
     mine = RP_AGGREGATES.alias('mine')
     theirs = RP_AGGREGATES.alias('theirs')
+    providers = PROVIDERS
+    if dialect == 'postgresql':
+        # One scan of the providers hashed, not a look-up by key per row
+        # (see _providers_with_room).
+        providers = sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id
+                              ).offset(0).subquery('providers')
     return sa.select(mine.c.resource_provider_id,
-                     PROVIDERS.c.root_provider_id).distinct().select_from(
+                     providers.c.root_provider_id).select_from(
         mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
-        .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
+        .join(providers, providers.c.id == theirs.c.resource_provider_id)
     ).where(_in(dialect, mine.c.resource_provider_id, 'ids'))
 
 
