@@ -494,14 +494,22 @@ class _Search:
             else:
                 combos = itertools.product(*choices)
             for providers in combos:
-                distinct = tuple(sorted(set(providers)))
-                if checked and not self._has_traits(distinct, required,
-                                                    forbidden):
-                    continue
-                taken = zip(providers, classes, wanted)
-                pieces.append(_Piece(
-                    root_id, tuple(taken) if len(distinct) == 1
-                    else tuple(sorted(taken)), distinct, False))
+                distinct = set(providers)
+                if len(distinct) == 1:
+                    # One provider gives every class (the usual case): its
+                    # classes are in order already.
+                    distinct = providers[:1]
+                    if checked and not self._has_traits(distinct, required,
+                                                        forbidden):
+                        continue
+                    taken = tuple(zip(providers, classes, wanted))
+                else:
+                    distinct = tuple(sorted(distinct))
+                    if checked and not self._has_traits(distinct, required,
+                                                        forbidden):
+                        continue
+                    taken = tuple(sorted(zip(providers, classes, wanted)))
+                pieces.append(_Piece(root_id, taken, distinct, False))
         return pieces
 
 
