@@ -6,6 +6,7 @@ import webob.exc
 
 from objects.placement import allocation_candidate as ac
 from objects.placement import exception
+from volapi import collector
 from volapi.placement import microversion
 from volapi.placement import request_groups
 from volapi.placement import util
@@ -29,6 +30,15 @@ def list_allocation_candidates(req):
         raise webob.exc.HTTPBadRequest(
             'The "group_policy" parameter is required when specifying '
             'more than one "resources{N}" parameter.')
+    # What finding and writing the answer allocate is freed before the
+    # collector is on again (see volapi.collector).
+    with collector.paused():
+        text = _answer(context, version, params, groups)
+    return util.send_json_text(req, text)
+
+
+def _answer(context, version, params, groups):
+    """The JSON text of the candidates of ``groups``."""
     try:
         found = ac.find(
             context, groups, limit=params.limit,
@@ -43,7 +53,7 @@ def list_allocation_candidates(req):
             'Invalid resource class in resources parameter: %s' % exc)
     except exception.TraitNotFound as exc:
         raise webob.exc.HTTPBadRequest(str(exc))
-    return util.send_json_text(req, body(found, version, groups))
+    return body(found, version, groups)
 
 
 # What json.dumps writes as is (ensure_ascii): printable ASCII but the
