@@ -39,6 +39,7 @@ amounts), by ``candidate_merge``.
 import collections
 import dataclasses
 import itertools
+import operator
 import random
 import typing
 
@@ -93,6 +94,7 @@ NO_CANDIDATES = Candidates([], {})
 _MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
 _NONE = frozenset()
+_FIRST = operator.itemgetter(0)
 
 
 class _NoMatch(Exception):
@@ -141,8 +143,8 @@ class Found(typing.NamedTuple):
     tuples sort as their pairs would, and a thousand requests make fewer
     objects for the garbage collector to walk. ``providers``: {id: (uuid,
     parent id, root id)} of every provider named; ``summarised``: the ids of the
-    providers to summarise; ``inventories``: {provider id: [(class id,
-    capacity, used)]}; ``traits``: {provider id: set of names};
+    providers to summarise; ``inventories``: {provider id: ([class id, ...],
+    [capacity, used, ...])}; ``traits``: {provider id: set of names};
     ``class_names``: {class id: name}.
     """
     requests: list
@@ -169,10 +171,12 @@ class Found(typing.NamedTuple):
         summaries = {}
         for provider_id in self.summarised:
             uuid, parent_id, root_id = self.providers[provider_id]
+            class_ids, amounts = self.inventories.get(provider_id,
+                                                      ((), ()))
             summaries[uuid] = ProviderSummary(
                 {names[c]: {'capacity': capacity, 'used': used}
-                 for c, capacity, used in self.inventories.get(
-                     provider_id, ()) if c in names},
+                 for c, capacity, used in zip(
+                     class_ids, amounts[::2], amounts[1::2]) if c in names},
                 sorted(self.traits.get(provider_id, ())),
                 uuids[parent_id] if parent_id is not None else None,
                 uuids[root_id])
@@ -253,16 +257,21 @@ class _Search:
         self.class_ids = _known_class_ids(context, names)
         wanted = {(self.class_ids[n], a) for g in groups.values()
                   for n, a in g.resources.items() if n in self.class_ids}
-        # {(class id, amount): [(provider id, root id)]}; the inventory row
-        # of each (provider id, class id) found, for merged amounts.
-        self.fits = collections.defaultdict(list)
-        self.usage = {}
-        for row in reads.providers_with_room(conn, wanted):
-            provider_id, root_id, class_id, amount = row[:4]
-            self.fits[class_id, amount].append((provider_id, root_id))
-            self.usage[provider_id, class_id] = row
-        self.root_of = {p: r for fits in self.fits.values()
-                        for p, r in fits}
+        # {(class id, amount): [(provider id, root id)]}; with several
+        # groups, the inventory row of each (provider id, class id) found,
+        # for the amounts they add up (candidate_merge).
+        rows = reads.providers_with_room(conn, wanted,
+                                         with_inventory=len(groups) > 1)
+        self.fits = fits = collections.defaultdict(list)
+        if len(groups) > 1:
+            for row in rows:
+                fits[row[2], row[3]].append((row[0], row[1]))
+            self.usage = {(row[0], row[2]): row for row in rows}
+        else:
+            for provider_id, root_id, class_id, amount in rows:
+                fits[class_id, amount].append((provider_id, root_id))
+            self.usage = None
+        self.root_of = {row[0]: row[1] for row in rows}
         self.members = reads.aggregate_members(conn, {
             uuid for g in groups.values()
             for uuid in set().union(g.forbidden_aggs, *g.member_of)})
@@ -278,7 +287,7 @@ class _Search:
             conn, {g.in_tree for g in groups.values() if g.in_tree})
         self._anchors = None
         # Providers of the trees read by read_trees(), their inventories
-        # ({provider id: [(class id, capacity, used)]}) and traits.
+        # (as Found's) and traits.
         self.providers = {}
         self.inventories = {}
         self.traits = {}
@@ -397,7 +406,8 @@ class _Search:
                 else set(self.holders)
             roots = reads.roots_by_id(self.conn, candidates)
         checked = in_aggs is not None or bad_aggs or required or forbidden
-        classes = sorted(amounts.items())
+        classes = sorted(amounts)
+        wanted = tuple([amounts[c] for c in classes])
         pieces = []
         for provider_id, root_id in roots.items():
             if checked and (
@@ -407,7 +417,9 @@ class _Search:
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
-            resources = tuple([(provider_id, c, a) for c, a in classes])
+            resources = ((provider_id, classes[0], wanted[0]),) \
+                if len(classes) == 1 else tuple(zip(
+                    itertools.repeat(provider_id), classes, wanted))
             own = (provider_id,)
             if anchors is None or root_id in anchors:
                 pieces.append(_Piece(root_id, resources, own, True))
@@ -425,8 +437,11 @@ class _Search:
         one sharing with it; the providers used have the required traits
         between them and none has a forbidden one."""
         filtered = anchors is not None or in_aggs is not None or bad_aggs
-        per_tree = None
-        for class_id in sorted(by_class):
+        classes = sorted(by_class)
+        # For each class, {root id: [ids of the providers that can give it
+        # to that tree]}; ``roots``: the trees every class can be had in.
+        per_class, roots = [], None
+        for class_id in classes:
             fits = by_class[class_id]
             options = fits
             if self.sharing and tree is None:
@@ -443,43 +458,58 @@ class _Search:
                            and (in_aggs is None or p in in_aggs
                                 or r in in_aggs)
                            and p not in bad_aggs and r not in bad_aggs]
-            if not options:
-                return []
-            trees = collections.defaultdict(list)
+            trees = {}
             for provider_id, root_id in options:
-                trees[root_id].append(provider_id)
-            if per_tree is None:
-                per_tree = {r: [ps] for r, ps in trees.items()}
-            else:
-                per_tree = {r: choices + [trees[r]]
-                            for r, choices in per_tree.items() if r in trees}
-            if not per_tree:
+                held = trees.get(root_id)
+                if held is None:
+                    trees[root_id] = [provider_id]
+                else:
+                    held.append(provider_id)
+            roots = trees.keys() if roots is None else roots & trees.keys()
+            if not roots:
                 return []
-        classes = sorted(by_class)
-        wanted = [amounts[c] for c in classes]
+            per_class.append(trees)
+        wanted = tuple([amounts[c] for c in classes])
+        checked = required or forbidden
         pieces = []
+        # Each request is sorted again (merged.sort()): the order of the
+        # pieces does not matter.
         if len(classes) == 1:
             # One class: a piece per provider (no product to take).
             class_id, amount = classes[0], wanted[0]
-            for root_id, (choice,) in per_tree.items():
-                for provider_id in sorted(choice):
+            for root_id, choice in per_class[0].items():
+                for provider_id in choice:
                     own = (provider_id,)
-                    if (required or forbidden) and not self._has_traits(
-                            own, required, forbidden):
+                    if checked and not self._has_traits(own, required,
+                                                        forbidden):
                         continue
                     pieces.append(_Piece(root_id,
                                          ((provider_id, class_id, amount),),
                                          own, False))
             return pieces
-        for root_id, choices in per_tree.items():
-            for providers in itertools.product(*map(sorted, choices)):
-                distinct = tuple(sorted(set(providers)))
-                if (required or forbidden) and not self._has_traits(
-                        distinct, required, forbidden):
-                    continue
-                pieces.append(_Piece(
-                    root_id, tuple(sorted(zip(providers, classes, wanted))),
-                    distinct, False))
+        for root_id in roots:
+            choices = [trees[root_id] for trees in per_class]
+            if max(map(len, choices)) == 1:
+                combos = (tuple(map(_FIRST, choices)),)
+            else:
+                combos = itertools.product(*choices)
+            for providers in combos:
+                distinct = set(providers)
+                if len(distinct) == 1:
+                    # One provider gives every class (the usual case): its
+                    # classes are in order already.
+                    distinct = providers[:1]
+                    if checked and not self._has_traits(distinct, required,
+                                                        forbidden):
+                        continue
+                    taken = tuple(zip(providers, classes, wanted))
+                else:
+                    distinct = tuple(sorted(distinct))
+                    if checked and not self._has_traits(distinct, required,
+                                                        forbidden):
+                        continue
+                    taken = tuple(sorted(zip(providers, classes, wanted)))
+                pieces.append(_Piece(root_id, taken, distinct, False))
         return pieces
 
 

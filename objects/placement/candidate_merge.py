@@ -24,10 +24,14 @@ def merge(pieces, search, group_policy, same_subtrees):
         # One group: each piece is a request (its amounts were found to
         # fit one by one, and it takes each class once).
         found, = pieces.values()
-        return list(dict.fromkeys(
-            (tuple([v for p, c, _ in piece.resources for v in (p, c)]),
-             tuple([a for _, _, a in piece.resources]), (piece.providers,))
-            for piece in found))
+        merged = {}
+        for piece in found:
+            pairs, amounts = [], []
+            for provider_id, class_id, amount in piece.resources:
+                pairs += (provider_id, class_id)
+                amounts.append(amount)
+            merged[tuple(pairs), tuple(amounts), (piece.providers,)] = None
+        return list(merged)
     granular = len([s for s in suffixes if s])
     rooms = {}
 
@@ -38,6 +42,11 @@ def merge(pieces, search, group_policy, same_subtrees):
                 search.usage[provider_id, class_id])
         return amount <= free
 
+    # Every piece of a group takes all its classes: amounts can add up
+    # only if two groups ask for one class.
+    asked = [c for found in pieces.values() if found
+             for c in {c for _, c, _ in found[0].resources}]
+    may_add_up = len(asked) != len(set(asked))
     by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
     for suffix, found in pieces.items():
         for piece in found:
@@ -74,12 +83,21 @@ def merge(pieces, search, group_policy, same_subtrees):
                         for subtree in same_subtrees):
                     continue
             resources = []
+            mapped = []
             for piece in combo:
                 resources += piece.resources
+                mapped.append(piece.providers)
             resources.sort()
+            mapped = tuple(mapped)
+            pairs, amounts = [], []
+            if not may_add_up:
+                for provider_id, class_id, amount in resources:
+                    pairs += (provider_id, class_id)
+                    amounts.append(amount)
+                merged[tuple(pairs), tuple(amounts), mapped] = None
+                continue
             # A provider's class taken by several groups is added up
             # (sorted, they are next to each other) and must still fit.
-            pairs, amounts = [], []
             last_provider = last_class = None
             summed = False
             for provider_id, class_id, amount in resources:
@@ -94,8 +112,7 @@ def merge(pieces, search, group_policy, same_subtrees):
                     fits(pairs[2 * i], pairs[2 * i + 1], amount)
                     for i, amount in enumerate(amounts)):
                 continue
-            merged[tuple(pairs), tuple(amounts),
-                   tuple([p.providers for p in combo])] = None
+            merged[tuple(pairs), tuple(amounts), mapped] = None
     return list(merged)
 
 

@@ -63,11 +63,16 @@ def _rows(conn, statement, **params):
     """All the rows of ``statement`` as plain tuples, fetched at once
     (thousands of rows one by one, or as Row objects, cost more than the
     statement). Every column read here is an integer, a float or a
-    string, which the drivers give as SQLAlchemy would."""
+    string, which the drivers give as SQLAlchemy would. On PostgreSQL,
+    whose binds here are all plain values (no expanding IN list), the
+    statement goes straight to the driver's cursor: SQLAlchemy's cache
+    look-up and result set-up cost more than a small read itself."""
+    if conn.dialect.name == 'postgresql':
+        return library_compat.driver_execute(conn, statement, params)
     return library_compat.driver_rows(conn.execute(statement, params))
 
 
-def _providers_with_room(dialect, pairs):
+def _providers_with_room(dialect, pairs, with_inventory):
     """The inventories with room for one of the (class, amount) pairs
     bound as class<i>, amount<i>: the pairs are a derived table joined to
     one scan of the inventories. Their ``allocated`` is the sum of their
@@ -78,15 +83,25 @@ def _providers_with_room(dialect, pairs):
                         .label('amount')) for i in range(pairs)]
     wanted = (wanted[0] if pairs == 1 else sa.union_all(*wanted)).subquery(
         'wanted')
-    return sa.select(
-        INVENTORIES.c.resource_provider_id, PROVIDERS.c.root_provider_id,
-        wanted.c.class_id, wanted.c.amount, INVENTORIES.c.total,
-        INVENTORIES.c.reserved, INVENTORIES.c.allocation_ratio,
-        INVENTORIES.c.allocated, INVENTORIES.c.max_unit,
-    ).select_from(wanted.join(
+    providers = PROVIDERS
+    if dialect == 'postgresql':
+        # PostgreSQL expects a row or two from the inventories' filter and
+        # looks each provider up by its key, hundreds of times (half the
+        # statement's time); behind OFFSET 0 the providers are one scan
+        # hashed instead.
+        providers = sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id
+                              ).offset(0).subquery('providers')
+    columns = [INVENTORIES.c.resource_provider_id,
+               providers.c.root_provider_id, wanted.c.class_id,
+               wanted.c.amount]
+    if with_inventory:
+        columns += [INVENTORIES.c.total, INVENTORIES.c.reserved,
+                    INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
+                    INVENTORIES.c.max_unit]
+    return sa.select(*columns).select_from(wanted.join(
         INVENTORIES, INVENTORIES.c.resource_class_id == wanted.c.class_id
     ).join(
-        PROVIDERS, PROVIDERS.c.id == INVENTORIES.c.resource_provider_id)
+        providers, providers.c.id == INVENTORIES.c.resource_provider_id)
     ).where(
         INVENTORIES.c.allocated + wanted.c.amount
         <= (INVENTORIES.c.total - INVENTORIES.c.reserved)
@@ -96,19 +111,19 @@ def _providers_with_room(dialect, pairs):
         wanted.c.amount % INVENTORIES.c.step_size == 0)
 
 
-def providers_with_room(conn, wanted):
-    """Rows (provider id, root id, class id, amount, total, reserved,
-    allocation_ratio, allocated, max_unit): every provider with room for
-    one of ``wanted``, a set of (class id, amount), with its root and the
-    inventory row."""
+def providers_with_room(conn, wanted, with_inventory=True):
+    """Rows (provider id, root id, class id, amount[, total, reserved,
+    allocation_ratio, allocated, max_unit]): every provider with room for
+    one of ``wanted``, a set of (class id, amount), with its root and, if
+    ``with_inventory``, the inventory row."""
     if not wanted:
         return []
     params = {}
     for i, (class_id, amount) in enumerate(sorted(wanted)):
         params['class%d' % i] = class_id
         params['amount%d' % i] = amount
-    return _rows(conn, _statement(conn, _providers_with_room, len(wanted)),
-                 **params)
+    return _rows(conn, _statement(conn, _providers_with_room, len(wanted),
+                                  bool(with_inventory)), **params)
 
 
 def capacity(total, reserved, ratio):
@@ -200,12 +215,20 @@ def roots_by_id(conn, provider_ids):
 
 
 def _sharing_anchors(dialect):
+    # Not DISTINCT: the caller makes sets of the roots (sorting or hashing
+    # the rows on the server costs more than sending the repeats).
     mine = RP_AGGREGATES.alias('mine')
     theirs = RP_AGGREGATES.alias('theirs')
+    providers = PROVIDERS
+    if dialect == 'postgresql':
+        # One scan of the providers hashed, not a look-up by key per row
+        # (see _providers_with_room).
+        providers = sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id
+                              ).offset(0).subquery('providers')
     return sa.select(mine.c.resource_provider_id,
-                     PROVIDERS.c.root_provider_id).distinct().select_from(
+                     providers.c.root_provider_id).select_from(
         mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
-        .join(PROVIDERS, PROVIDERS.c.id == theirs.c.resource_provider_id)
+        .join(providers, providers.c.id == theirs.c.resource_provider_id)
     ).where(_in(dialect, mine.c.resource_provider_id, 'ids'))
 
 
@@ -250,11 +273,13 @@ def _trees(dialect):
 
 
 def trees(conn, root_ids):
-    """({id: (uuid, parent id, root id)}, {id: [(class id, capacity,
-    used)]}, {id: set of trait names}, set of the class ids of those
-    inventories): every provider in the trees of ``root_ids``, its
-    inventories and its traits."""
-    providers, inventories = {}, collections.defaultdict(list)
+    """({id: (uuid, parent id, root id)}, {id: (class ids, flat amounts)},
+    {id: set of trait names}, set of the class ids of those inventories):
+    every provider in the trees of ``root_ids``, its inventories and its
+    traits. A provider's inventories are the list of their class ids and
+    the flat list (capacity, used, capacity, used, ...) of their amounts,
+    in the same order: what a summary is written from in one format."""
+    providers, inventories = {}, {}
     traits = collections.defaultdict(set)
     classes = set()
     if not root_ids:
@@ -264,12 +289,17 @@ def trees(conn, root_ids):
                              ids=_values(conn, root_ids)):
         if root_id is None:
             traits[provider_id].add(name)
-            continue
-        if provider_id not in providers:
+        elif class_id is None:
             providers[provider_id] = (name, parent_id, root_id)
-        if class_id is not None:
-            inventories[provider_id].append(
-                (class_id, int(usable * ratio), allocated))
+        else:
+            held = inventories.get(provider_id)
+            if held is None:
+                providers[provider_id] = (name, parent_id, root_id)
+                inventories[provider_id] = ([class_id], [
+                    int(usable * ratio), allocated])
+            else:
+                held[0].append(class_id)
+                held[1].extend((int(usable * ratio), allocated))
             classes.add(class_id)
     return providers, inventories, traits, classes
 

@@ -25,6 +25,7 @@ CANDIDATE_STRINGS = [
     'x' * 36, 'x' * 200, 'x' * 201, 'x' * 255, 'x' * 256, str(uuid.UUID(int=7)),
     uuid.UUID(int=7).hex, str(uuid.UUID(int=7)).upper(), '{%s}' % uuid.UUID(
         int=7), 'not-a-uuid', 'all', 'unknown', 'in:a,b', 'group_1', '1.5',
+    'none', 'isolate',
 ]
 CANDIDATE_NUMBERS = [0, 1, -1, 2, 1.0, 1.5, -2147483648, -2147483649,
                      2147483647, 2147483648, 3.40282e+38, 1e39, True, False]
@@ -195,8 +196,16 @@ class CompiledCheckTest(base.TestCase):
         self.assertIsNone(schema_check.compile_schema(
             {'type': 'array', 'uniqueItems': True}, util.FORMAT_CHECKER))
         self.assertIsNone(schema_check.compile_schema(
-            {'type': 'object', 'properties': {'a': {'enum': [1]}}},
+            {'type': 'object', 'properties': {'a': {'const': 1}}},
             util.FORMAT_CHECKER))
+
+    def test_enum_accepts_only_its_strings(self):
+        schema = {'enum': ['none', 'isolate', 1]}
+        for value, valid in (('none', True), ('isolate', True),
+                             ('other', False), (None, False)):
+            self.assertEqual((valid, valid), self.verdicts(schema, value))
+        # Not strings: refused, jsonschema decides (1 is a member).
+        self.assertEqual((False, True), self.verdicts(schema, 1))
 
     def test_refused_body_keeps_jsonschema_message(self):
         with self.assertRaises(webob.exc.HTTPBadRequest) as caught:

@@ -206,4 +206,15 @@ def _any_of(schema, keywords, format_checker):
     return lambda value: any(option(value) for option in options)
 
 
-_BUILDERS = (_type, _numbers, _strings, _objects, _arrays, _any_of)
+def _enum(schema, keywords, format_checker):
+    # Only strings are compared here (jsonschema's equality tells 1 from
+    # True and 1 from 1.0 apart): any other value is refused, so
+    # jsonschema decides.
+    if 'enum' not in keywords:
+        return None
+    keywords.discard('enum')
+    members = frozenset(m for m in schema['enum'] if isinstance(m, str))
+    return lambda value: isinstance(value, str) and value in members
+
+
+_BUILDERS = (_type, _numbers, _strings, _objects, _arrays, _any_of, _enum)

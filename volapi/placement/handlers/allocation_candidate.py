@@ -6,6 +6,7 @@ import webob.exc
 
 from objects.placement import allocation_candidate as ac
 from objects.placement import exception
+from volapi import collector
 from volapi.placement import microversion
 from volapi.placement import request_groups
 from volapi.placement import util
@@ -29,6 +30,15 @@ def list_allocation_candidates(req):
         raise webob.exc.HTTPBadRequest(
             'The "group_policy" parameter is required when specifying '
             'more than one "resources{N}" parameter.')
+    # What finding and writing the answer allocate is freed before the
+    # collector is on again (see volapi.collector).
+    with collector.paused():
+        text = _answer(context, version, params, groups)
+    return util.send_json_text(req, text)
+
+
+def _answer(context, version, params, groups):
+    """The JSON text of the candidates of ``groups``."""
     try:
         found = ac.find(
             context, groups, limit=params.limit,
@@ -43,7 +53,7 @@ def list_allocation_candidates(req):
             'Invalid resource class in resources parameter: %s' % exc)
     except exception.TraitNotFound as exc:
         raise webob.exc.HTTPBadRequest(str(exc))
-    return util.send_json_text(req, body(found, version, groups))
+    return body(found, version, groups)
 
 
 # What json.dumps writes as is (ensure_ascii): printable ASCII but the
@@ -90,77 +100,117 @@ def body(found, version, groups):
 def _requests(found, version, uuids, classes):
     """The JSON text of each allocation request: the dict form of PUT
     /allocations from 1.12 (with mappings from 1.34), the list form
-    before."""
-    if version.matches((1, 12)):
-        held = '%s: {"resources": {%s}}'
-    else:
-        held = '{"resource_provider": {"uuid": %s}, "resources": {%s}}'
-    template = '{"allocations": {%s}' if version.matches((1, 12)) \
-        else '{"allocations": [%s]'
-    with_mappings = version.matches((1, 34))
-    if with_mappings:
-        template += ', "mappings": {%s}' % ', '.join(
+    before. Requests of one shape (the same classes and amounts, taken
+    from as many providers as each other) share one template, filled
+    with their providers' uuids in one format."""
+    by_suffix = None
+    if version.matches((1, 34)):
+        by_suffix = ', "mappings": {%s}' % ', '.join(
             '%s: [%%s]' % _literal(name)
             for name in _json_strings(found.suffixes))
-    template += '}'
     order = {p: uuid for p, (uuid, _, _) in found.providers.items()
              }.__getitem__
-    amounts_text = {}
+    templates = {}
     mapped_text = {}
     for pairs, amounts, mapped in found.requests:
-        parts, last, resources = [], None, None
-        for provider_id, class_id, amount in zip(
-                pairs[::2], pairs[1::2], amounts):
-            if provider_id != last:
-                if resources:
-                    parts.append(held % (uuids[last], ', '.join(resources)))
-                resources, last = [], provider_id
-            text = amounts_text.get((class_id, amount))
-            if text is None:
-                text = amounts_text[class_id, amount] = '%s: %d' % (
-                    classes[class_id], amount)
-            resources.append(text)
-        if resources:
-            parts.append(held % (uuids[last], ', '.join(resources)))
-        if not with_mappings:
-            yield template % ', '.join(parts)
-            continue
-        values = [', '.join(parts)]
-        for ids in mapped:
-            text = mapped_text.get(ids)
-            if text is None:
-                text = mapped_text[ids] = ', '.join(
-                    [uuids[p] for p in sorted(ids, key=order)])
-            values.append(text)
+        providers = pairs[::2]
+        held = dict.fromkeys(providers)
+        if len(held) == len(providers):
+            counts = None
+        else:
+            # Sorted by provider: each one's classes are next to each other.
+            counts = tuple(map(providers.count, held))
+        key = (pairs[1::2], amounts, counts)
+        template = templates.get(key)
+        if template is None:
+            template = templates[key] = _request_template(
+                key, version, classes, by_suffix)
+        values = [uuids[p] for p in held]
+        if by_suffix is not None:
+            for ids in mapped:
+                text = mapped_text.get(ids)
+                if text is None:
+                    text = mapped_text[ids] = ', '.join(
+                        [uuids[p] for p in sorted(ids, key=order)])
+                values.append(text)
         yield template % tuple(values)
+
+
+def _request_template(key, version, classes, by_suffix):
+    """The %-template of a request of shape ``key`` (class ids, amounts,
+    how many classes each provider gives, None for one each): a %s for
+    each provider's uuid, then one for each group's mapping."""
+    class_ids, amounts, counts = key
+    resources = ['%s: %d' % (_literal(classes[c]), a)
+                 for c, a in zip(class_ids, amounts)]
+    if version.matches((1, 12)):
+        held = '%%s: {"resources": {%s}}'
+        template = '{"allocations": {%s}'
+    else:
+        held = '{"resource_provider": {"uuid": %%s}, "resources": {%s}}'
+        template = '{"allocations": [%s]'
+    parts, start = [], 0
+    for count in counts or [1] * len(class_ids):
+        parts.append(held % ', '.join(resources[start:start + count]))
+        start += count
+    template = template % ', '.join(parts)
+    if by_suffix is not None:
+        template += by_suffix
+    return template + '}'
 
 
 def _summaries(found, version, uuids, inventory):
     """The JSON text of each provider summary: traits from 1.17; parent
     and root uuids from 1.29. ``inventory``: {class id: the text of its
-    amounts, to format with (capacity, used)}."""
+    amounts, to format with (capacity, used)}. Providers with the same
+    classes share one template, filled in one format."""
     with_traits, with_tree = version.matches((1, 17)), version.matches(
         (1, 29))
-    template = '%s: {"resources": {%s}'
+    tail = '}'
     if with_traits:
-        template += ', "traits": [%s]'
+        tail += ', "traits": [%s]'
         names = set().union(*found.traits.values())
         quoted = dict(zip(names, _json_strings(names)))
         traits = {provider_id: ', '.join([quoted[n] for n in sorted(held)])
                   for provider_id, held in found.traits.items()}
     if with_tree:
-        template += ', "parent_provider_uuid": %s, "root_provider_uuid": %s'
-    template += '}'
+        tail += ', "parent_provider_uuid": %s, "root_provider_uuid": %s'
+    tail += '}'
     providers, inventories = found.providers, found.inventories
+    templates = {}
+    none = ((), ())
     for provider_id in found.summarised:
-        values = [uuids[provider_id], ', '.join([
-            inventory[c] % (capacity, used)
-            for c, capacity, used in inventories.get(provider_id, ())
-            if c in inventory])]
-        if with_traits:
-            values.append(traits.get(provider_id, ''))
+        class_ids, amounts = inventories.get(provider_id, none)
+        key = tuple(class_ids)
+        shape = templates.get(key)
+        if shape is None:
+            shape = templates[key] = _summary_shape(key, inventory, tail)
+        template, picks = shape
+        if picks is not None:
+            amounts = [amounts[i] for i in picks]
         if with_tree:
             _, parent_id, root_id = providers[provider_id]
-            values.append(uuids[parent_id])
-            values.append(uuids[root_id])
-        yield template % tuple(values)
+            if with_traits:
+                yield template % (uuids[provider_id], *amounts,
+                                  traits.get(provider_id, ''),
+                                  uuids[parent_id], uuids[root_id])
+            else:
+                yield template % (uuids[provider_id], *amounts,
+                                  uuids[parent_id], uuids[root_id])
+        elif with_traits:
+            yield template % (uuids[provider_id], *amounts,
+                              traits.get(provider_id, ''))
+        else:
+            yield template % (uuids[provider_id], *amounts)
+
+
+def _summary_shape(class_ids, inventory, tail):
+    """(The %-template of the summary of a provider with inventories of
+    ``class_ids``, the indexes of the amounts it shows or None for all):
+    classes not in ``inventory`` are not shown."""
+    kept = [i for i, c in enumerate(class_ids) if c in inventory]
+    template = '%%s: {"resources": {%s%s' % (', '.join(
+        inventory[class_ids[i]] for i in kept), tail)
+    if len(kept) == len(class_ids):
+        return template, None
+    return template, [j for i in kept for j in (2 * i, 2 * i + 1)]
