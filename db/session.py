@@ -8,6 +8,7 @@ a busy timeout and ``BEGIN IMMEDIATE`` so concurrent writers queue for the
 write lock instead of failing with "database is locked" half-way through a
 transaction.
 """
+import contextlib
 import threading
 import time
 
@@ -234,3 +235,28 @@ def in_transaction(context):
     """True while ``context`` holds an open enginefacade transaction."""
     by_thread = getattr(context, '_enginefacade_context', None)
     return by_thread is not None and getattr(by_thread, 'current', None) is not None
+
+
+@contextlib.contextmanager
+def lone_read(context):
+    """A connection for a read of one statement. Inside a transaction of
+    ``context``, that transaction's. Else, on psycopg, a pooled connection
+    in autocommit, whose statement is its own transaction with its own
+    snapshot: the driver sends neither BEGIN nor COMMIT, two of the three
+    round trips of a lone read in a transaction. Elsewhere (autocommit is
+    a round trip of its own there) a reader transaction."""
+    engine = get_engine()
+    if in_transaction(context) or engine.dialect.driver != 'psycopg':
+        with reader.connection.using(context) as conn:
+            yield conn
+        return
+    with engine.connect() as conn:
+        dbapi_connection = conn.connection.dbapi_connection
+        # Taken from the pool between transactions: the driver allows the
+        # switch, and SQLAlchemy's transaction here sends nothing.
+        dbapi_connection.autocommit = True
+        try:
+            yield conn
+        finally:
+            if not conn.invalidated:
+                dbapi_connection.autocommit = False

@@ -63,7 +63,7 @@ def type_for(context, project_id, fallback):
     """The live type that is the default of ``project_id``, else the live
     type whose id or name is ``fallback``, with its extra specs, in one
     query; type_obj.VolumeTypeNotFound if neither is."""
-    with session.reader.connection.using(context) as conn:
+    with session.lone_read(context) as conn:
         rows = conn.execute(_TYPE_FOR, {'project_id': project_id,
                                         'fallback': fallback}).all()
     if not rows:

@@ -191,7 +191,7 @@ def get_shown(context, volume_id, project_only=True):
     and ``volume_type``, read in one statement."""
     statement, params = _by_id(context, volume_id, project_only,
                                _SHOWN_PROJECT, _SHOWN)
-    with session.reader.connection.using(context) as conn:
+    with session.lone_read(context) as conn:
         # psycopg gives these columns as SQLAlchemy would (ShownVolumeTest);
         # other drivers' booleans and times need SQLAlchemy's processing.
         if conn.dialect.name == 'postgresql':

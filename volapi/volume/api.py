@@ -139,12 +139,18 @@ def _one(name, **params):
 
 def get_volume_details(context, volume_id, authorize=None):
     """(volume as its view reads it, its attachments), with its metadata
-    and type, read in one transaction: one statement, two if the volume is
-    attached."""
+    and type: one statement (session.lone_read) for a volume that is not
+    attached; else, once it is found attached, the volume again and its
+    attachments, read in one transaction."""
+    volume = volume_list.get_shown(context, volume_id)
+    if authorize is not None:
+        authorize(volume)
+    if volume.attach_status == 'detached':
+        return volume, ()
     with session.reader.connection.using(context):
         volume = volume_list.get_shown(context, volume_id)
         if authorize is not None:
-            authorize(volume)
+            authorize(volume)  # a transfer may have moved it meanwhile
         attachments = volume_list.load_attachments(context, [volume])
         return volume, attachments.get(volume.id, ())
 

@@ -11,6 +11,7 @@ insert's transaction, so a concurrent delete of the backup conflicts.
 The volume's creation restores it (``volume.backup_id``) and its ending
 transition ends the backup's restore (several volumes may be made from
 one backup at once: the last to end makes it available)."""
+import contextlib
 import uuid
 
 from db import conditions as cond
@@ -131,7 +132,12 @@ def _prepare(context, size, volume_type, fields, backup_id):
     transaction: none of it is trusted by the create's transaction, whose
     compare-and-swaps decide (and hold the source and the type again)."""
     snapshot_id, source_volid = fields['snapshot_id'], fields['source_volid']
-    with session.reader.connection.using(context):
+    # A create from nothing, in no group, reads only its type: one
+    # statement, a lone read (session.lone_read), with no transaction.
+    alone = not (snapshot_id or source_volid or backup_id or
+                 fields['group_id'])
+    with contextlib.nullcontext() if alone else \
+            session.reader.connection.using(context):
         source, hold, what = _source(context, snapshot_id, source_volid,
                                      backup_id)
         size = _size(size, _source_size(source, hold), what)
