@@ -119,7 +119,8 @@ def main(argv=None):
         if not connectivity.is_connection_error(exc):
             raise
         # An outage, not a bug: one line that says so, no traceback.
-        reason = str(getattr(exc, 'orig', None) or exc).splitlines()[0]
+        reason = (str(getattr(exc, 'orig', None) or exc).splitlines() or
+                  [type(exc).__name__])[0]
         print('volapi-manage: cannot reach the database of [database] '
               'connection: %s' % reason, file=sys.stderr)
         return UNREACHABLE

@@ -129,11 +129,13 @@ def _group(context, group_id, volume_type):
 def _prepare(context, size, volume_type, fields, backup_id):
     """(the new volume, its type, its source and the source's hold
     transition, its placement_create.Plan), read in one read-only
-    transaction: none of it is trusted by the create's transaction, whose
+    transaction when there is a source or a group to read with the type.
+    None of it is trusted by the create's transaction, whose
     compare-and-swaps decide (and hold the source and the type again)."""
     snapshot_id, source_volid = fields['snapshot_id'], fields['source_volid']
-    # A create from nothing, in no group, reads only its type: one
-    # statement, a lone read (session.lone_read), with no transaction.
+    # A create from nothing, in no group, reads its type in one statement
+    # (session.lone_read, no transaction); the scheduler, on a miss of its
+    # cache, reads the candidates apart.
     alone = not (snapshot_id or source_volid or backup_id or
                  fields['group_id'])
     with contextlib.nullcontext() if alone else \

@@ -111,6 +111,19 @@ def _is_uuid(text):
         return False
 
 
+def refuse_taken(context, reference):
+    """InvalidRequest if ``reference`` names the storage of a volume or
+    snapshot volapi keeps already (Cinder's words for a bad reference, for
+    snapshots too)."""
+    source = source_name(reference)
+    owner = source and owners(context, [source]).get(source)
+    if owner:
+        raise volume_api.InvalidRequest(
+            'Manage existing volume failed due to invalid backend reference '
+            '%s: it is the storage of %s %s'
+            % (request_text.excerpt(reference), owner[1], owner[0]))
+
+
 def source_name(reference):
     name = reference.get('source-name') if isinstance(reference, dict) \
         else None
@@ -214,13 +227,7 @@ def manage(context, reference, host=None, cluster_name=None, name=None,
             'Manage existing volume failed due to invalid backend reference '
             '%s: it is in pool %s, not in pool %s'
             % (request_text.excerpt(reference), found['pool'], pool))
-    source = source_name(reference)
-    owner = source and owners(context, [source]).get(source)
-    if owner:
-        raise volume_api.InvalidRequest(
-            'Manage existing volume failed due to invalid backend reference '
-            '%s: it is the storage of %s %s'
-            % (request_text.excerpt(reference), owner[1], owner[0]))
+    refuse_taken(context, reference)
     volume = objects.Volume(
         context, id=str(uuid.uuid4()), size=found['size'],
         host='%s#%s' % (server, found['pool']),

@@ -24,7 +24,6 @@ import uuid
 
 import objects
 from objects import metadata as metadata_rows
-from volapi import request_text
 from volapi.volume import api as volume_api
 from volapi.volume import backend_call
 from volapi.volume import claims
@@ -63,14 +62,7 @@ def manage_existing(context, volume_id, reference, name=None,
                                  reference=reference)
     except backend_call.WorkerFailed as error:
         raise manage.remote_reason(error, reference, 'snapshot') from None
-    source = manage.source_name(reference)
-    owner = source and manage.owners(context, [source]).get(source)
-    if owner:
-        # Cinder's words for a bad reference, for snapshots too.
-        raise volume_api.InvalidRequest(
-            'Manage existing volume failed due to invalid backend '
-            'reference %s: it is the storage of %s %s'
-            % (request_text.excerpt(reference), owner[1], owner[0]))
+    manage.refuse_taken(context, reference)
     snapshot = objects.Snapshot(
         context, id=str(uuid.uuid4()), volume_id=volume.id,
         user_id=context.user_id, project_id=context.project_id,
