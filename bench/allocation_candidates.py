@@ -5,13 +5,15 @@ on the same PostgreSQL server, through the same WSGI server.
 children with SRIOV_NET_VF) and 100 storage providers with DISK_GB that
 share it (MISC_SHARES_VIA_AGGREGATE) with three trees each through an
 aggregate. Both applications get the same providers through their API,
-then each query is asked again and again (one client, one request at a
-time): in rounds, each measuring Placement then volapi for a few seconds,
-so that both see the same load on a shared machine; the best round's
-requests per second of each is printed, with the ratio, and the least CPU
-time per request in a round of each server process and of the PostgreSQL
-backends serving its database (steadier than requests per second on a
-busy machine; the client's own time, the same for both, is in neither).
+each query's answers are checked to hold as many candidates, then it is
+asked again and again (one client, one request at a time, each answer
+read whole but not decoded, as load generators do): in rounds, each
+measuring Placement then volapi for a few seconds, so that both see the
+same load on a shared machine; the best round's requests per second of
+each is printed, with the ratio, and the least CPU time per request in a
+round of each server process and of the PostgreSQL backends serving its
+database (steadier than requests per second on a busy machine; the
+client's own time, the same for both, is in neither).
 
     python bench/allocation_candidates.py [--db-url URL] [--venv DIR]
                                           [--seconds S]
@@ -47,9 +49,12 @@ QUERIES = [
 ]
 
 
+HEADERS = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
+           'OpenStack-API-Version': 'placement %s' % VERSION}
+
+
 def call(url, method, path, body=None):
-    headers = {'X-Auth-Token': 'admin', 'Accept': 'application/json',
-               'OpenStack-API-Version': 'placement %s' % VERSION}
+    headers = dict(HEADERS)
     if body is not None:
         body = json.dumps(body).encode()
         headers.update({'Content-Type': 'application/json',
@@ -138,11 +143,16 @@ class DatabaseClock:
 def rate(server, database, query, seconds):
     """(Requests per second, the server's CPU ms per request, its
     database's) over ``seconds`` (at least 3 requests)."""
-    path = '/allocation_candidates?' + query
+    request = compare.Request('GET', '/allocation_candidates?' + query,
+                              HEADERS, None)
     cpu, db_cpu = cpu_seconds(server.process.pid), database.seconds()
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds or count < 3:
-        call(server.url, 'GET', path)
+        # Read, not decoded: as a load generator, the client only waits
+        # for the whole answer (its candidates were counted before the rounds).
+        response = compare.send(server.url, request)
+        if response.status != 200:
+            raise RuntimeError('GET %s: %d' % (request.path, response.status))
         count += 1
     elapsed = time.perf_counter() - start
     return (count / elapsed,
