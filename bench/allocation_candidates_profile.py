@@ -139,7 +139,7 @@ def main():
         print('%s, %d providers: per request' % (
             engine.dialect.name, bench.TREES * 3 + bench.SHARING))
         print('  %-36s %8s %8s %6s %8s' % ('query', 'wall ms', 'CPU ms',
-                                          'stmts', 'SQL ms'))
+                                           'stmts', 'SQL ms'))
         for name, query in bench.QUERIES:
             path = '/allocation_candidates?' + query
             measure(get, path, 3, clock)

@@ -208,7 +208,7 @@ def main(argv=None):
     if given:
         volume_ids = given[:1] if args.shared else given
         print('using %d existing volume(s) at %s' % (len(volume_ids),
-                                                      api.base))
+                                                     api.base))
     else:
         count = 1 if args.shared else max(levels)
         print('creating %d volume(s) at %s ...' % (count, api.base))

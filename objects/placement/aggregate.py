@@ -18,11 +18,12 @@ RP_AGGREGATES = models.ResourceProviderAggregate.__table__
 def get_for_provider(context, provider_id):
     """The aggregate uuids of a provider, sorted."""
     with session.reader.connection.using(context) as conn:
-        return conn.execute(sa.select(AGGREGATES.c.uuid).select_from(
+        query = sa.select(AGGREGATES.c.uuid).select_from(
             AGGREGATES.join(RP_AGGREGATES,
-                            RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id))
-            .where(RP_AGGREGATES.c.resource_provider_id == provider_id)
-            .order_by(AGGREGATES.c.uuid)).scalars().all()
+                            RP_AGGREGATES.c.aggregate_id == AGGREGATES.c.id)
+        ).where(RP_AGGREGATES.c.resource_provider_id == provider_id).order_by(
+            AGGREGATES.c.uuid)
+        return conn.execute(query).scalars().all()
 
 
 def _insert_ignoring_duplicates(conn, table, rows):

@@ -74,7 +74,7 @@ class GetPoolsTest(api_fixtures.APITestCase):
 
     def test_other_filters_are_refused_from_3_28(self):
         response = self.get_pools('?color=red&detail=True', _admin('3.28'),
-                              status=400)
+                                  status=400)
         self.assertEqual('Invalid filters color are found in query options.',
                          self.fault(response, 400))
         self.assertEqual(2, len(self.get_pools('?color=red', _admin('3.27'))
@@ -94,7 +94,7 @@ class GetPoolsTest(api_fixtures.APITestCase):
         self.assertEqual(['worker-1@file#big', 'worker-1@file#small'],
                          self.names('?volume_type=fast', _admin('3.34')))
         response = self.get_pools('?volume_type=nope', _admin('3.35'),
-                              status=404)
+                                  status=404)
         self.assertEqual('Volume type nope could not be found.',
                          self.fault(response, 404))
 

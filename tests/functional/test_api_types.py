@@ -17,7 +17,7 @@ class TypesTest(api_fixtures.APITestCase):
     def test_create_show_list(self):
         created = self.create_type(
             'gold', description='fast', extra_specs={'multiattach':
-                                                      '<is> True'},
+                                                     '<is> True'},
         ).json['volume_type']
         self.assertEqual('gold', created['name'])
         self.assertEqual('fast', created['description'])

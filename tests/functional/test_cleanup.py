@@ -97,7 +97,7 @@ class CleanupTest(base.DatabaseTestCase):
             self.context, status='available',
             volume_type_id=wf.make_volume_type(self.context))
         engine.apply(self.context, 'retype', retyping,
-                          new_type_id=wf.make_volume_type(self.context))
+                     new_type_id=wf.make_volume_type(self.context))
         extending = wf.make_volume(self.context, status='available')
         engine.apply(self.context, 'extend', extending, new_size=5)
         snapshot_volume = wf.make_volume(self.context, status='available',
@@ -159,7 +159,7 @@ class CleanupTest(base.DatabaseTestCase):
         dead = wf.make_service(self.context, 'dead@file', age=DEAD)
         volume = self.extending_volume(holder=dead)
         engine.apply(self.context, 'reset_status', volume,
-                          status='available')
+                     status='available')
         # reset_status finished the row; leave one behind as a crash would.
         wf.track(self.context, 'volume', volume.id, 'extending')
         self.assertTrue(objects.Worker.take(
@@ -177,7 +177,7 @@ class CleanupTest(base.DatabaseTestCase):
         # Between the claim and the repair: an admin resets the volume and a
         # new extend begins.
         engine.apply(self.context, 'reset_status', volume,
-                          status='available')
+                     status='available')
         volume.refresh()
         engine.apply(self.context, 'extend', volume, new_size=3)
         new_row = wf.worker_row(self.context, 'volume', volume.id)

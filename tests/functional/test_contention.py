@@ -135,7 +135,7 @@ class ContentionTest(base.DatabaseTestCase):
             # server's in-memory transport).
             volume = objects.Volume.get_by_id(self.context, self.volume.id)
             engine.apply(self.context, 'extend_done', volume,
-                              size=new_size)
+                         size=new_size)
         row = rows.row(self.context, models.Volume, self.volume.id)
         self.assertEqual(('available', self.rounds + 1),
                          (row['status'], row['size']))

@@ -32,6 +32,7 @@ def insert_allocations(conn, rows):
             INVENTORIES.c.resource_class_id == row['resource_class_id'])
             .values(allocated=INVENTORIES.c.allocated + row['used']))
 
+
 ADMIN = 'admin'
 JSON = 'application/json'
 

@@ -124,7 +124,7 @@ class TestSetAll(InventoryTestCase):
             {'inventories': {}},
             {'resource_provider_generation': 0},
             {'resource_provider_generation': 'x', 'inventories': {}},
-            {'resource_provider_generation': 0, 'inventories': [],},
+            {'resource_provider_generation': 0, 'inventories': []},
             {'resource_provider_generation': 0, 'inventories': {},
              'extra': 1},
         ]

@@ -64,7 +64,7 @@ class TestOpenStackClient(base.PlacementTestCase):
 
         self.osc('trait', 'create', 'CUSTOM_FAST', version='1.6')
         traits = [t['name'] for t in self.osc('trait', 'list', '-f', 'json',
-                                               version='1.6')]
+                                              version='1.6')]
         self.assertIn('CUSTOM_FAST', traits)
         self.assertIn('HW_CPU_X86_AVX', traits)
 
@@ -150,8 +150,8 @@ class TestOpenStackClient(base.PlacementTestCase):
                           'json', version='1.20')['uuid']
         other = self.osc('resource', 'provider', 'create', 'other', '-f',
                          'json', version='1.20')['uuid']
-        for uuid in (wanted, other):
-            self.osc('resource', 'provider', 'inventory', 'set', uuid,
+        for provider in (wanted, other):
+            self.osc('resource', 'provider', 'inventory', 'set', provider,
                      '--resource', 'DISK_GB=100', version='1.17')
         self.osc('resource', 'provider', 'trait', 'set', wanted,
                  '--trait', 'CUSTOM_X', version='1.6')

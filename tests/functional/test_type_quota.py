@@ -251,7 +251,6 @@ class TypeQuotaEnforcementTest(TypeQuotaTestCase):
         self.assertEqual((0, 0), self.in_use('volumes_gold',
                                              'gigabytes_gold'))
 
-
     def test_force_delete_of_a_retyping_volume_gives_back(self):
         volume = self.create_volume(size=2).json['volume']
         self.make_available(volume['id'])

@@ -179,7 +179,7 @@ class ManagerTest(base.DatabaseTestCase):
                 cleanup.clean_stale(test.context)
                 again = objects.Volume.get_by_id(test.context, volume.id)
                 engine.apply(test.context, 'reset_status', again,
-                                  status='available')
+                             status='available')
                 engine.apply(test.context, 'extend', again, new_size=5)
 
         worker = self.late = self.useFixture(wf.Worker(
@@ -225,7 +225,7 @@ class ManagerTest(base.DatabaseTestCase):
         self.manager.create_volume(self.context, volume)
         volume.refresh()
         engine.apply(self.context, 'retype', volume,
-                          new_type_id=new_type)
+                     new_type_id=new_type)
         self.manager.retype(self.context, volume, new_type)
         volume.refresh()
         self.assertEqual(('available', new_type),

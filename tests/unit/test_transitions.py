@@ -136,7 +136,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
                           'delete', volume, cascade=True)
         engine.apply(self.context, 'snapshot_create_failed', creating)
         self.assertTrue(engine.apply(self.context, 'delete', volume,
-                                cascade=True))
+                                     cascade=True))
 
     def test_force_delete(self):
         volume = rows.volume(self.context, status='creating')
@@ -145,7 +145,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
             "'error_restoring', 'error_extending', 'error_managing', "
             "it is 'creating'", 'delete', volume)
         self.assertTrue(engine.apply(self.context, 'force_delete', volume,
-                                version=(3, 23)))
+                                     version=(3, 23)))
         self.assertRefused("volume status must not be 'deleting', it is "
                            "'deleting'", 'force_delete', volume)
         # os-force_delete has no microversion of its own.
@@ -157,7 +157,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     def test_extend(self):
         volume = rows.volume(self.context, size=1)
         self.assertTrue(engine.apply(self.context, 'extend', volume,
-                                version=(3, 0), new_size=2))
+                                     version=(3, 0), new_size=2))
         row = self.reread(volume)
         self.assertEqual(('extending', 'available', 1),
                          (row['status'], row['previous_status'],
@@ -172,7 +172,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
                            "'in-use'", 'extend', volume, version=(3, 41),
                            new_size=2)
         self.assertTrue(engine.apply(self.context, 'extend', volume,
-                                version=(3, 42), new_size=2))
+                                     version=(3, 42), new_size=2))
         self.assertEqual('in-use', self.reread(volume)['previous_status'])
 
     def test_extend_must_grow_from_the_size_seen(self):
@@ -283,18 +283,18 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         first = rows.attachment(self.context, volume)
         second = rows.attachment(self.context, volume)
         engine.run(self.context,
-              engine.prepare(self.context, 'detach', volume,
-                        attachment_id=first.id),
-              engine.prepare(self.context, 'attachment_remove', first))
+                   engine.prepare(self.context, 'detach', volume,
+                                  attachment_id=first.id),
+                   engine.prepare(self.context, 'attachment_remove', first))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
         self.assertTrue(rows.row(self.context, models.VolumeAttachment,
                                  first.id)['deleted'])
         engine.run(self.context,
-              engine.prepare(self.context, 'detach', volume,
-                        attachment_id=second.id),
-              engine.prepare(self.context, 'attachment_remove', second))
+                   engine.prepare(self.context, 'detach', volume,
+                                  attachment_id=second.id),
+                   engine.prepare(self.context, 'attachment_remove', second))
         row = self.reread(volume)
         self.assertEqual(('available', 'detached'),
                          (row['status'], row['attach_status']))
@@ -310,7 +310,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         volume = rows.volume(self.context)
         engine.apply(self.context, 'extend', volume, new_size=2)
         engine.apply(self.context, 'reset_status', volume, version=(3, 0),
-                status='available', migration_status=None)
+                     status='available', migration_status=None)
         row = self.reread(volume)
         self.assertEqual(('available', None, 1), (
             row['status'], row['migration_status'], row['size']))
@@ -321,7 +321,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         volume = rows.volume(self.context, status='error',
                              migration_status='error')
         engine.apply(self.context, 'reset_status', volume,
-                attach_status='attached')
+                     attach_status='attached')
         row = self.reread(volume)
         self.assertEqual(('error', 'attached', 'error'), (
             row['status'], row['attach_status'], row['migration_status']))
@@ -330,7 +330,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
     def test_retype(self):
         volume = rows.volume(self.context, status='in-use')
         engine.apply(self.context, 'retype', volume, new_type_id=NEW_TYPE,
-                multiattach=False)
+                     multiattach=False)
         row = self.reread(volume)
         self.assertEqual(('retyping', 'in-use'),
                          (row['status'], row['previous_status']))
@@ -361,7 +361,7 @@ class ApiVolumeTransitionsTest(TransitionTestCase):
         self.assertRefused("volume status must be 'available', it is "
                            "'in-use'", 'snapshot_create', in_use)
         self.assertTrue(engine.apply(self.context, 'snapshot_create', in_use,
-                                force=True))
+                                     force=True))
         self.assertEqual('in-use', self.reread(in_use)['status'])
 
     def test_snapshot_create_refused_if_the_size_changed_since_read(self):
@@ -409,21 +409,21 @@ class AttachmentTransitionsTest(TransitionTestCase):
         attachment = rows.attachment(self.context, volume,
                                      attach_status='reserved')
         engine.run(self.context,
-              engine.prepare(self.context, 'attachment_update', volume,
-                        attachment_id=attachment.id),
-              engine.prepare(self.context, 'attachment_connect', attachment,
-                        connector='{"host": "h"}', attached_host='h'))
+                   engine.prepare(self.context, 'attachment_update', volume,
+                                  attachment_id=attachment.id),
+                   engine.prepare(self.context, 'attachment_connect', attachment,
+                                  connector='{"host": "h"}', attached_host='h'))
         self.assertEqual('attaching', self.reread(volume)['status'])
         engine.apply(self.context, 'attachment_connected', attachment,
-                connection_info='{"data": {}}')
+                     connection_info='{"data": {}}')
         self.assertRefused(
             "attachment attach_status must be 'attaching', it is 'reserved'",
             'attachment_attached',
             rows.attachment(self.context, volume, attach_status='reserved'))
         engine.run(self.context,
-              engine.prepare(self.context, 'attachment_complete', volume,
-                        attachment_id=attachment.id),
-              engine.prepare(self.context, 'attachment_attached', attachment))
+                   engine.prepare(self.context, 'attachment_complete', volume,
+                                  attachment_id=attachment.id),
+                   engine.prepare(self.context, 'attachment_attached', attachment))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
@@ -447,16 +447,16 @@ class AttachmentTransitionsTest(TransitionTestCase):
         reserved = rows.attachment(self.context, volume,
                                    attach_status='reserved')
         engine.run(self.context,
-              engine.prepare(self.context, 'attachment_delete', volume,
-                        attachment_id=reserved.id),
-              engine.prepare(self.context, 'attachment_remove', reserved))
+                   engine.prepare(self.context, 'attachment_delete', volume,
+                                  attachment_id=reserved.id),
+                   engine.prepare(self.context, 'attachment_remove', reserved))
         row = self.reread(volume)
         self.assertEqual(('in-use', 'attached'),
                          (row['status'], row['attach_status']))
         engine.run(self.context,
-              engine.prepare(self.context, 'attachment_delete', volume,
-                        attachment_id=attached.id),
-              engine.prepare(self.context, 'attachment_remove', attached))
+                   engine.prepare(self.context, 'attachment_delete', volume,
+                                  attachment_id=attached.id),
+                   engine.prepare(self.context, 'attachment_remove', attached))
         row = self.reread(volume)
         self.assertEqual(('available', 'detached'),
                          (row['status'], row['attach_status']))
@@ -473,7 +473,7 @@ class SnapshotTransitionsTest(TransitionTestCase):
                            "'error', it is 'creating'", 'snapshot_delete',
                            snapshot)
         engine.apply(self.context, 'snapshot_create_done', snapshot,
-                provider_location='/x')
+                     provider_location='/x')
         row = self.reread(snapshot)
         self.assertEqual(('available', '100%', '/x'), (
             row['status'], row['progress'], row['provider_location']))
@@ -498,7 +498,7 @@ class WorkerTransitionsTest(TransitionTestCase):
         volume = rows.volume(self.context, status='creating', host=None)
         objects.Worker.track(self.context, 'volume', volume.id, 'creating')
         engine.apply(self.context, 'create_done', volume, host='h@b#p',
-                provider_location='/v')
+                     provider_location='/v')
         row = self.reread(volume)
         self.assertEqual(('available', 'h@b#p', '/v'), (
             row['status'], row['host'], row['provider_location']))

@@ -215,8 +215,8 @@ def update(context, volume_id, values, metadata=None, authorize=None):
     refused metadata change (in 'maintenance') renames nothing either."""
     if metadata is not None:
         change_metadata(context, volume_id, authorize, values,
-                         lambda ctx, volume: metadata_rows.VOLUME.replace(
-                             ctx, volume.id, metadata))
+                        lambda ctx, volume: metadata_rows.VOLUME.replace(
+                            ctx, volume.id, metadata))
     elif values:
         on_volume(context, volume_id, _one('update', reflect=False, **values),
                   authorize)
@@ -281,8 +281,8 @@ def change_metadata(context, volume_id, authorize, values, change):
 def update_metadata(context, volume_id, metadata, authorize=None):
     """Set the keys of ``metadata``; the others stay."""
     change_metadata(context, volume_id, authorize, {},
-                     lambda ctx, volume: metadata_rows.VOLUME.update(
-                         ctx, volume.id, metadata))
+                    lambda ctx, volume: metadata_rows.VOLUME.update(
+                        ctx, volume.id, metadata))
 
 
 def replace_metadata(context, volume_id, metadata, authorize=None):
@@ -293,8 +293,8 @@ def replace_metadata(context, volume_id, metadata, authorize=None):
 def delete_metadata(context, volume_id, key, authorize=None):
     """False if the volume has no such key."""
     return change_metadata(context, volume_id, authorize, {},
-                            lambda ctx, volume: metadata_rows.VOLUME.delete(
-                                ctx, volume.id, key))
+                           lambda ctx, volume: metadata_rows.VOLUME.delete(
+                               ctx, volume.id, key))
 
 
 # -- actions --------------------------------------------------------------------

@@ -68,7 +68,7 @@ def export(context, backup_id, authorize=None):
             'Invalid backup: Export record aborted, the backup service '
             'currently configured [%s] is not the backup service that was '
             'used to create this backup [%s].' % (configured,
-                                                   backup.service))
+                                                  backup.service))
     record = {name: field.to_primitive(backup, name, getattr(backup, name))
               for name, field in backup.fields.items()}
     record.update(dict.fromkeys(EMPTY),

@@ -223,4 +223,3 @@ def accept(context, transfer_id, auth_key):
             type_quota.make_rows_again(context, project_id, type_id)
         engine.run(context, transaction)
     return transfer
-

@@ -112,7 +112,7 @@ image_metadata = {
     'type': 'object',
     'patternProperties': {
         '^[a-zA-Z0-9-_:. /]{1,255}$': {'type': 'string',
-                                        'format': 'mysql_text'},
+                                       'format': 'mysql_text'},
     },
     'additionalProperties': False,
 }
