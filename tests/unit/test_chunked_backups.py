@@ -119,3 +119,64 @@ class ChunkedBackupTest(base.TestCase):
                           sorted(found['chunks'])))
         self.assertEqual({backup.id}, {entry['backup'] for entry in
                                        found['chunks'].values()})
+
+    def restored(self, backup, length):
+        target = self.created()
+        self.driver.restore_backup(backup, target)
+        with open(target.provider_location, 'rb') as f:
+            return f.read(length)
+
+    def entries(self, backup):
+        return chunked_backups.manifest(
+            self.driver.backup_path(backup))['chunks']
+
+    def test_chunks_are_compressed_unless_that_does_not_shrink_them(self):
+        random = os.urandom(CHUNK)
+        self.write(0, b'a' * CHUNK + random)
+        backup = self.backup()  # the default: zlib
+        entries = self.entries(backup)
+        self.assertEqual('zlib', entries['0']['compression'])
+        self.assertLess(os.path.getsize(self.chunk(backup, 0)), CHUNK // 10)
+        self.assertNotIn('compression', entries['1'])
+        self.assertEqual(CHUNK, os.path.getsize(self.chunk(backup, 1)))
+        self.assertEqual(b'a' * CHUNK + random,
+                         self.restored(backup, 2 * CHUNK))
+
+    def test_each_algorithm(self):
+        self.write(CHUNK, b'b' * CHUNK)
+        for option, recorded in (('bz2', 'bz2'), ('GZIP', 'zlib'),
+                                 ('none', None), ('off', None)):
+            self.config.set('backup', backup_compression_algorithm=option)
+            backup = self.backup()
+            self.assertEqual(recorded,
+                             self.entries(backup)['1'].get('compression'))
+            self.assertEqual(bytes(CHUNK) + b'b' * CHUNK,
+                             self.restored(backup, 2 * CHUNK))
+
+    def test_a_chain_mixes_compressions(self):
+        self.write(0, b'a' * (2 * CHUNK))
+        full = self.backup()
+        self.config.set('backup', backup_compression_algorithm='none')
+        self.write(CHUNK, b'c' * CHUNK)
+        incremental = self.backup(parent=full)
+        entries = self.entries(incremental)
+        # The unchanged chunk is the parent's, compressed as the parent
+        # wrote it; the changed one is stored as it is.
+        self.assertEqual({'backup': full.id, 'compression': 'zlib'},
+                         {k: entries['0'][k] for k in ('backup',
+                                                       'compression')})
+        self.assertEqual(incremental.id, entries['1']['backup'])
+        self.assertNotIn('compression', entries['1'])
+        self.assertEqual(b'a' * CHUNK + b'c' * CHUNK,
+                         self.restored(incremental, 2 * CHUNK))
+
+    def test_a_chunk_that_does_not_decompress_fails_the_restore(self):
+        self.write(0, b'a' * CHUNK)
+        backup = self.backup()
+        with open(self.chunk(backup, 0), 'wb') as f:
+            f.write(b'not zlib')
+        error = self.assertRaises(driver_base.VolumeDriverError,
+                                  self.driver.restore_backup, backup,
+                                  self.created())
+        self.assertIn('chunk 0 of backup %s does not decompress as zlib'
+                      % backup.id, str(error))

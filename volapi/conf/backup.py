@@ -1,5 +1,5 @@
 """Options of volume backups: where the file driver keeps them, in
-chunks of what size."""
+chunks of what size, compressed how."""
 from oslo_config import cfg
 
 GROUP = 'backup'
@@ -17,6 +17,17 @@ backup_opts = [
                     'that changed since its parent, all-zero chunks are not '
                     'stored. An incremental keeps its parent\'s chunk size; '
                     'a change applies to the next full backup.'),
+    # Cinder's option, with its names of the algorithms but zstd (which
+    # the standard library does not have).
+    cfg.StrOpt('backup_compression_algorithm', default='zlib',
+               ignore_case=True,
+               choices=['none', 'off', 'no', 'zlib', 'gzip', 'bz2'],
+               help='How the file driver compresses the chunks it writes '
+                    '(gzip is zlib; none, off and no store them as they '
+                    'are). A chunk that would not shrink is stored as it '
+                    'is. Each chunk records its own, so a change applies '
+                    'to the chunks written after it and a chain may mix '
+                    'them.'),
 ]
 
 

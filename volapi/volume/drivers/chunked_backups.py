@@ -4,8 +4,16 @@ under ``[backup] backup_path`` holding the chunks it wrote
 (``chunk-<index>``) and ``manifest.json``::
 
     {"version": 1, "chunk_size": <bytes>, "size": <bytes of data>,
-     "chunks": {"<index>": {"sha256": <hex digest>,
-                            "backup": <id of the backup holding it>}}}
+     "chunks": {"<index>": {"sha256": <hex digest of the data>,
+                            "backup": <id of the backup holding it>,
+                            "compression": "zlib" | "bz2"}}}
+
+A chunk is stored compressed when ``[backup]
+backup_compression_algorithm`` makes it smaller, and its entry says so
+(no "compression": stored as it is, as in manifests written before
+chunks were compressed). The digest is of the data itself, so an
+incremental compares chunks whatever their parent's compression, and a
+restore checks what it decompressed.
 
 An all-zero chunk has no entry and no file (volumes are sparse files).
 A full backup writes every other chunk; an incremental one (it has a
@@ -17,16 +25,25 @@ outlives every backup naming it.
 Before chunks, a backup was one file ``backup-<id>``, a copy of the
 volume's file: such a backup still restores and deletes, and an
 incremental whose parent is one stores every chunk."""
+import bz2
 import hashlib
 import json
 import os
 import shutil
+import zlib
 
 from volapi.volume.drivers import base
 from volapi.volume.drivers import sparse
 
 MANIFEST = 'manifest.json'
 VERSION = 1
+# How a chunk entry's "compression" is undone, and made.
+_CODECS = {'zlib': (zlib.compress, zlib.decompress),
+           'bz2': (bz2.compress, bz2.decompress)}
+# Cinder's names of the algorithms, as [backup]
+# backup_compression_algorithm takes them.
+_ALGORITHMS = {'zlib': 'zlib', 'gzip': 'zlib', 'bz2': 'bz2',
+               'none': None, 'off': None, 'no': None}
 
 
 class Corrupt(base.VolumeDriverError):
@@ -63,11 +80,14 @@ def manifest(path):
         return json.load(f)
 
 
-def create(backup_path, backup_id, parent_id, source, chunk_size):
+def create(backup_path, backup_id, parent_id, source, chunk_size,
+           compression=None):
     """Back the file ``source`` up as backup ``backup_id``, incremental to
-    ``parent_id`` if given (in the parent's chunk size: a chain has one).
-    Made afresh when repeated after a crash. Returns how many chunks it
-    wrote."""
+    ``parent_id`` if given (in the parent's chunk size: a chain has one),
+    its chunks compressed by ``compression`` (an algorithm's name as
+    ``[backup] backup_compression_algorithm`` takes it). Made afresh when
+    repeated after a crash. Returns how many chunks it wrote."""
+    algorithm = _ALGORITHMS[compression.lower() if compression else 'none']
     os.makedirs(backup_path, mode=0o700, exist_ok=True)
     parent = manifest(location(backup_path, parent_id)) \
         if parent_id else None
@@ -88,8 +108,13 @@ def create(backup_path, backup_id, parent_id, source, chunk_size):
                 if before is not None and before['sha256'] == digest:
                     chunks[str(index)] = before
                     continue
+                entry = {'sha256': digest, 'backup': backup_id}
+                stored = _compressed(data, algorithm)
+                if stored is not None:
+                    data = stored
+                    entry['compression'] = algorithm
                 _write(os.path.join(temporary, _chunk_name(index)), data)
-                chunks[str(index)] = {'sha256': digest, 'backup': backup_id}
+                chunks[str(index)] = entry
                 written += 1
         _write(os.path.join(temporary, MANIFEST), json.dumps(
             {'version': VERSION, 'chunk_size': chunk_size, 'size': size,
@@ -148,6 +173,14 @@ def _chunk(backup_path, entry, index):
     except FileNotFoundError:
         raise Corrupt('chunk %d of backup %s is missing (%s)'
                       % (index, entry['backup'], name)) from None
+    algorithm = entry.get('compression')
+    if algorithm is not None:
+        try:
+            data = _CODECS[algorithm][1](data)
+        except (KeyError, OSError, ValueError, EOFError, zlib.error):
+            raise Corrupt('chunk %d of backup %s does not decompress as %s '
+                          '(%s)' % (index, entry['backup'], algorithm,
+                                    name)) from None
     if hashlib.sha256(data).hexdigest() != entry['sha256']:
         raise Corrupt('chunk %d of backup %s does not hold what it held '
                       '(%s)' % (index, entry['backup'], name))
@@ -181,6 +214,15 @@ def _data_chunks(fd, size, chunk_size):
             data = os.pread(fd, chunk_size, index * chunk_size)
             if data.count(0) != len(data):
                 yield index, data
+
+
+def _compressed(data, algorithm):
+    """``data`` compressed by ``algorithm``; None when there is none or
+    it would not shrink (already compressed or random data)."""
+    if algorithm is None:
+        return None
+    packed = _CODECS[algorithm][0](data)
+    return packed if len(packed) < len(data) else None
 
 
 def _write(path, data):

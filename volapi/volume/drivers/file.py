@@ -276,7 +276,8 @@ class FileDriver(base.VolumeDriver):
         written = chunked_backups.create(
             self.conf.backup.backup_path, backup.id,
             _field(backup, 'parent_id'), source,
-            self.conf.backup.backup_file_size)
+            self.conf.backup.backup_file_size,
+            self.conf.backup.backup_compression_algorithm)
         # Cinder's object_count: the objects this backup wrote.
         return {'object_count': written, 'service': self.backup_service}
 
