@@ -4,6 +4,7 @@ larger than the volume restored to, a chain whose chunk size changed, a
 failed create, a delete repeated."""
 import os
 import uuid
+import zlib
 
 import fixtures
 
@@ -173,10 +174,13 @@ class ChunkedBackupTest(base.TestCase):
     def test_a_chunk_that_does_not_decompress_fails_the_restore(self):
         self.write(0, b'a' * CHUNK)
         backup = self.backup()
-        with open(self.chunk(backup, 0), 'wb') as f:
-            f.write(b'not zlib')
-        error = self.assertRaises(driver_base.VolumeDriverError,
-                                  self.driver.restore_backup, backup,
-                                  self.created())
-        self.assertIn('chunk 0 of backup %s does not decompress as zlib'
-                      % backup.id, str(error))
+        # Not zlib; zlib cut short; more than a chunk once decompressed.
+        for stored in (b'not zlib', zlib.compress(b'a' * CHUNK)[:-8],
+                       zlib.compress(b'a' * (CHUNK + 1))):
+            with open(self.chunk(backup, 0), 'wb') as f:
+                f.write(stored)
+            error = self.assertRaises(driver_base.VolumeDriverError,
+                                      self.driver.restore_backup, backup,
+                                      self.created())
+            self.assertIn('chunk 0 of backup %s does not decompress as zlib'
+                          % backup.id, str(error))

@@ -37,9 +37,10 @@ from volapi.volume.drivers import sparse
 
 MANIFEST = 'manifest.json'
 VERSION = 1
-# How a chunk entry's "compression" is undone, and made.
-_CODECS = {'zlib': (zlib.compress, zlib.decompress),
-           'bz2': (bz2.compress, bz2.decompress)}
+# How a chunk entry's "compression" is made, and undone (by a
+# decompressor that stops at a given length).
+_CODECS = {'zlib': (zlib.compress, zlib.decompressobj),
+           'bz2': (bz2.compress, bz2.BZ2Decompressor)}
 # Cinder's names of the algorithms, as [backup]
 # backup_compression_algorithm takes them.
 _ALGORITHMS = {'zlib': 'zlib', 'gzip': 'zlib', 'bz2': 'bz2',
@@ -153,7 +154,7 @@ def restore(backup_path, path, dest, size):
             os.ftruncate(fd, size)
             for index, entry in sorted(found['chunks'].items(),
                                        key=lambda item: int(item[0])):
-                data = _chunk(backup_path, entry, int(index))
+                data = _chunk(backup_path, entry, int(index), chunk_size)
                 os.pwrite(fd, data, int(index) * chunk_size)
             os.fsync(fd)
         finally:
@@ -164,7 +165,7 @@ def restore(backup_path, path, dest, size):
         raise
 
 
-def _chunk(backup_path, entry, index):
+def _chunk(backup_path, entry, index, chunk_size):
     name = os.path.join(location(backup_path, entry['backup']),
                         _chunk_name(index))
     try:
@@ -175,12 +176,11 @@ def _chunk(backup_path, entry, index):
                       % (index, entry['backup'], name)) from None
     algorithm = entry.get('compression')
     if algorithm is not None:
-        try:
-            data = _CODECS[algorithm][1](data)
-        except (KeyError, OSError, ValueError, EOFError, zlib.error):
+        data = _decompressed(data, algorithm, chunk_size)
+        if data is None:
             raise Corrupt('chunk %d of backup %s does not decompress as %s '
                           '(%s)' % (index, entry['backup'], algorithm,
-                                    name)) from None
+                                    name))
     if hashlib.sha256(data).hexdigest() != entry['sha256']:
         raise Corrupt('chunk %d of backup %s does not hold what it held '
                       '(%s)' % (index, entry['backup'], name))
@@ -223,6 +223,20 @@ def _compressed(data, algorithm):
         return None
     packed = _CODECS[algorithm][0](data)
     return packed if len(packed) < len(data) else None
+
+
+def _decompressed(data, algorithm, chunk_size):
+    """``data`` decompressed by ``algorithm``, or None if it does not
+    decompress whole into at most ``chunk_size`` bytes (a damaged chunk
+    must not fill the memory)."""
+    try:
+        decompressor = _CODECS[algorithm][1]()
+        found = decompressor.decompress(data, chunk_size + 1)
+    except (KeyError, OSError, ValueError, EOFError, zlib.error):
+        return None
+    if len(found) > chunk_size or not decompressor.eof:
+        return None
+    return found
 
 
 def _write(path, data):
