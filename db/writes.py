@@ -18,6 +18,12 @@ transaction, once the swap has matched:
   it missed;
 - elsewhere, after the swap, one statement each, only if it matched.
 
+Writes that go with a swap whether or not it matches (``first=writes``:
+a new volume's rows, inserted with its project's usage swap, whose
+conditions do not read them) ride in its statement the same way on
+PostgreSQL, and elsewhere are made just before it; a miss needs no
+second run then: it is explained as any other.
+
 Statements are built once per shape, with bind parameters only, named
 apart across the writes of one swap: SQLAlchemy reuses their compiled
 form, and db.statements, by their keys, the swap that carries them. They

@@ -130,27 +130,33 @@ class VolapiPersistentObject(VolapiObject):
     def create(self):
         """Insert this object's row, in the caller's transaction if one is
         open (a row that goes with a compare-and-swap: the transition
-        table's ``creates`` rows). Fields not set take the columns'
-        defaults, which the object then holds too."""
+        table's ``creates`` rows): its :meth:`insert_writes`, made now."""
+        with session.writer.connection.using(self._context) as conn:
+            db_writes.make(conn, self.insert_writes())
+
+    def insert_writes(self):
+        """The writes (db.writes) that insert this object's rows, for the
+        caller to make in its transaction (alone, or with a swap that
+        carries them). Fields not set take the columns' defaults, which
+        the object then holds; the insert names those that are values (a
+        carried insert gets no default from SQLAlchemy)."""
         if 'id' in self.fields and not self.obj_attr_is_set('id'):
             self.id = str(uuid.uuid4())
         if 'created_at' in self.fields and \
                 not self.obj_attr_is_set('created_at'):
             self.created_at = timeutils.utcnow()
-        columns = {name: _to_db_value(getattr(self, name))
-                   for name in self._column_fields()
-                   if self.obj_attr_is_set(name)}
-        with session.writer.connection.using(self._context) as conn:
-            conn.execute(db_writes.insert_statement(self.model.__table__,
-                                                    tuple(columns)),
-                         columns)
+        table = self.model.__table__
+        columns = {}
         for name in self._column_fields():
-            if not self.obj_attr_is_set(name):
-                column = self.model.__table__.c[name]
-                default = column.default.arg if column.default is not None \
-                    and not callable(column.default.arg) else None
-                setattr(self, name, default)
+            if self.obj_attr_is_set(name):
+                columns[name] = _to_db_value(getattr(self, name))
+                continue
+            default = table.c[name].default
+            if default is not None and not callable(default.arg):
+                columns[name] = default.arg
+            setattr(self, name, columns.get(name))
         self.obj_reset_changes(self._column_fields())
+        return [db_writes.Insert(table, [columns], table.name)]
 
     # -- compare-and-swap -----------------------------------------------------
     def _expected_unchanged(self):

@@ -49,12 +49,14 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'volume_type': fields.ObjectField('VolumeType', nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
-    def create(self):
-        """Insert the volume and its metadata rows, in the caller's
-        transaction (the ``create`` transition)."""
-        super().create()
-        if self.obj_attr_is_set('metadata'):
-            metadata.VOLUME.insert(self._context, self.id, self.metadata)
-        else:
+    def insert_writes(self):
+        """The inserts of the volume and its metadata rows (see the base's;
+        the ``create`` transition's)."""
+        writes = super().insert_writes()
+        if not self.obj_attr_is_set('metadata'):
             self.metadata = {}
+        if self.metadata:
+            writes.append(metadata.VOLUME.insert_write(self.id,
+                                                       self.metadata))
         self.obj_reset_changes(['metadata'])
+        return writes

@@ -112,19 +112,32 @@ class ScheduleTest(PlacementTestCase):
     def test_shared_rows_are_taken_by_the_last_statements(self):
         # Every create of the project queues on its usage rows, and every
         # create on the pool on its provider, each until the commit: the
-        # volume's rows go in before them. On PostgreSQL the allocation's
-        # rows ride in the provider's compare-and-swap.
+        # volume's rows go in before them. On PostgreSQL the volume's rows
+        # ride in the project's usage swap, and the allocation's in the
+        # provider's.
         self.create(size=1)  # the project's and user's records exist
         statements = volapi_fixtures.statements_sent(
-            lambda: self.create(size=1))
-        verbs = [' '.join(s.split()[:3]) for s in statements]
-        first = verbs.index('UPDATE quota_usages SET')
-        self.assertLess(verbs.index('INSERT INTO volumes'), first)
-        self.assertLess(verbs.index('INSERT INTO workers'), first)
+            lambda: self.create(size=1, metadata={'k': 'v'}))
+        first = next(i for i, s in enumerate(statements)
+                     if 'UPDATE quota_usages SET' in s)
+        inserts = ('INSERT INTO volumes ', 'INSERT INTO volume_metadata ',
+                   'INSERT INTO workers ')
         if self.backend == 'postgresql':
-            # Usage, usage of the type, the provider's lock, its swap.
-            self.assertEqual(4, len(statements[first:]), verbs[first:])
+            for insert in inserts:
+                self.assertIn(insert, statements[first])
+            # BEGIN and COMMIT aside: the type's read; the usage swap,
+            # the usage of the type, the provider's lock, its swap.
+            self.assertEqual(1, first, statements[:first])
+            self.assertEqual(4, len(statements[first:]))
             self.assertIn('INSERT INTO allocations', statements[-1])
+        else:
+            for insert in inserts:
+                self.assertTrue(any(s.startswith(insert)
+                                    for s in statements[:first]), insert)
+        volume = self.app.get('/v3/volumes/%s' % self.create(
+            size=1, metadata={'a': '1', 'b': '2'}).json['volume']['id'],
+            headers=self.owner).json['volume']
+        self.assertEqual({'a': '1', 'b': '2'}, volume['metadata'])
         # A type of its own: every create of it writes the type's row (a
         # delete of the type conflicts with it), as its last statement.
         self.app.post_json('/v3/types', {'volume_type': {'name': 'gold'}},
