@@ -98,21 +98,26 @@ class Insert(Write):
     def parts(self):
         return [(('insert', self.table.name, self.columns, self.prefix, i),
                  insert_statement(self.table, self.columns, self.prefix, i),
-                 {'%s%d_%s' % (self.prefix, i, column): row[column]
-                  for column in self.columns})
+                 dict(zip(_carried_names(self.columns, self.prefix, i),
+                          map(row.__getitem__, self.columns))))
                 for i, row in enumerate(self.rows)]
+
+
+@functools.lru_cache(maxsize=256)
+def _carried_names(columns, prefix, row):
+    # Named as insert_statement names them; formatted once per shape.
+    return tuple('%s%d_%s' % (prefix, row, column) for column in columns)
 
 
 @functools.lru_cache(maxsize=256)
 def insert_statement(table, columns, prefix='', row=None):
     """INSERT of one row of ``columns``; its parameters are named after
     the columns, or ``<prefix><row>_<column>``."""
-    def name(column):
-        return column if row is None else '%s%d_%s' % (prefix, row, column)
+    names = columns if row is None else _carried_names(columns, prefix, row)
     # Inline: no RETURNING of ids nobody reads.
     return table.insert().inline().values({
-        column: sa.bindparam(name(column), type_=table.c[column].type)
-        for column in columns})
+        column: sa.bindparam(name, type_=table.c[column].type)
+        for column, name in zip(columns, names)})
 
 
 def make(conn, writes):
