@@ -40,7 +40,8 @@ class Group(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'group_type_id': fields.UUIDField(),
         'group_snapshot_id': fields.UUIDField(nullable=True),
         'source_group_id': fields.UUIDField(nullable=True),
-        # Not a column: the ids of the mapping's rows, written by create().
+        # Not a column: the ids of the mapping's rows, written by
+        # insert_writes().
         'volume_type_ids': fields.ListOfStringsField(default=[]),
     }, **base.SOFT_DELETE_FIELDS)
 

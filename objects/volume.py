@@ -44,7 +44,7 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'terminated_at': fields.DateTimeField(nullable=True),
         'consistencygroup_id': fields.UUIDField(nullable=True),
         # Not columns: loaded by objects.volume_list.load_details and
-        # written by create().
+        # written by insert_writes().
         'metadata': fields.DictOfNullableStringsField(default={}),
         'volume_type': fields.ObjectField('VolumeType', nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
