@@ -4,6 +4,7 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+from db import writes as db_writes
 from objects.placement import aggregate as agg_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import resource_provider as rp_obj
@@ -146,6 +147,25 @@ class ScheduleTest(PlacementTestCase):
             lambda: self.create(size=1, volume_type='gold'))
         self.assertTrue(statements[-1].startswith('UPDATE volume_types'),
                         statements[-1])
+
+    def test_rows_past_what_a_swap_carries_go_in_before_it(self):
+        # More metadata rows than db.writes.MAX_CARRIED: every insert is
+        # made apart, before the usage swap, on every backend.
+        metadata = {'k%02d' % i: 'v' for i in range(db_writes.MAX_CARRIED)}
+        self.create(size=1)
+        made = []
+        statements = volapi_fixtures.statements_sent(
+            lambda: made.append(self.create(size=1, metadata=metadata)))
+        first = next(i for i, s in enumerate(statements)
+                     if 'UPDATE quota_usages SET' in s)
+        self.assertNotIn('INSERT INTO', statements[first])
+        for insert in ('INSERT INTO volumes ', 'INSERT INTO volume_metadata ',
+                       'INSERT INTO workers '):
+            self.assertTrue(any(s.startswith(insert)
+                                for s in statements[:first]), insert)
+        self.assertEqual(metadata, self.app.get(
+            '/v3/volumes/%s' % made[0].json['volume']['id'],
+            headers=self.owner).json['volume']['metadata'])
 
     def test_no_pool_with_room_leaves_the_volume_in_error(self):
         volume = self.create(size=31).json['volume']

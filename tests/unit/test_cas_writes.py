@@ -226,6 +226,24 @@ class FirstWritesTest(WritesCase):
                 [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
         self.assertEqual([rows[0]['id']], self.snapshots_of(ident))
 
+    def test_many_are_made_apart_before_the_swap(self):
+        # Past MAX_CARRIED statements even PostgreSQL makes them apart
+        # (one executemany), before the swap as elsewhere.
+        self.patch(db_writes, 'MAX_CARRIED', 2)
+        ident = self.create_volume(status='available')
+        rows = self.snapshot_rows(ident, 3)
+        del self.statements[:]
+        with session.writer.connection.using(self.context):
+            self.swap_first(ident, {'status': 'available'},
+                            [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
+        self.assertEqual(sorted(r['id'] for r in rows),
+                         sorted(self.snapshots_of(ident)))
+        writes = [s.lstrip().split(None, 3)[:3] for s in self.statements
+                  if s.lstrip().upper().startswith(('WITH', 'UPDATE',
+                                                    'INSERT'))]
+        self.assertEqual([['INSERT', 'INTO', 'snapshots'],
+                          ['UPDATE', 'volumes', 'SET']], writes)
+
     def test_not_both_first_and_after(self):
         ident = self.create_volume()
         rename = db_writes.Write(_RENAME, {'renamed_id': ident,
