@@ -116,12 +116,15 @@ def conditional_update(context, model, values, expected_values, filters=(),
 
 
 def _execute(context, model, values, conditions, include_deleted='no',
-             project_only=False, order=None, then=()):
+             project_only=False, order=None, then=(), first=()):
     """Run the swap; ``then``: db.writes.Write to make with it (see there:
-    a swap that carried them and missed raises SwapMissed)."""
+    a swap that carried them and missed raises SwapMissed); ``first``:
+    writes made whether it matches or not (see update_or_explain)."""
     with session.writer.connection.using(context) as conn:
         dialect = conn.dialect.name
-        carried = db_writes.carried_parts(dialect, then)
+        carried = db_writes.carried_parts(dialect, then or first)
+        if first and not carried:
+            db_writes.make(conn, first)
         statement, parameters = statements.cached_conditional_update(
             context, model, values, conditions, include_deleted,
             project_only, order, dialect,
@@ -131,7 +134,7 @@ def _execute(context, model, values, conditions, include_deleted='no',
         # MySQL counts matched rather than changed rows because SQLAlchemy's
         # MySQL dialects connect with CLIENT_FOUND_ROWS.
         matched = conn.execute(statement, parameters).rowcount > 0
-        if carried and not matched:
+        if carried and not matched and then:
             raise exceptions.SwapMissed(
                 getattr(model, 'cas_name', model.__table__.name))
         if matched and then and not carried:
@@ -216,7 +219,7 @@ def _first_unmet(context, model, ident, conditions, include_deleted,
 def update_or_explain(context, model, ident, values, expected_values=None,
                       filters=(), include_deleted='no', project_only=False,
                       order=None, attempts=EXPLAIN_ATTEMPTS, attempt=None,
-                      then=()):
+                      then=(), first=()):
     """Compare-and-swap row ``ident``, or say precisely why it cannot be done.
 
     Tries the update; if it fails, re-reads the row and checks every
@@ -233,18 +236,31 @@ def update_or_explain(context, model, ident, values, expected_values=None,
     transaction, once it has matched. Where the swap carries them in its
     statement (PostgreSQL) a miss raises SwapMissed instead of being
     explained: roll back and run again without them to learn why.
+
+    ``first``: writes of rows that the swap's conditions do not read (the
+    inserts of a new volume, to its project's usage swap), made in the
+    caller's transaction once, whether or not the swap matches: carried
+    in the statement of its first attempt where it can be (PostgreSQL,
+    as ``then``'s are: one round trip less each), else just before it.
+    Either way the swap reads as if they were not there, so a miss is
+    explained as any other.
     """
     what = getattr(model, 'cas_name', model.__table__.name)
     conditions = [cond.Expect(_id_column(model).key, ident)]
     conditions += cond.as_conditions(model, expected_values, filters)
-    if attempt is not None and then:
+    if attempt is not None and (then or first) or then and first:
         raise exceptions.InvalidUpdate('an attempt of its own cannot make '
-                                       'the writes that go with the swap')
+                                       'the writes that go with the swap, '
+                                       'nor can a swap make them both first '
+                                       'and after')
     if attempt is None:
+        unmade = [first]
+
         def attempt():
+            # ``first`` goes with the first attempt alone.
             return _retrying_execute(context, model, values, conditions,
                                      include_deleted, project_only, order,
-                                     then)
+                                     then, unmade.pop() if unmade else ())
     for _ in range(attempts):
         if attempt():
             return
@@ -257,6 +273,6 @@ def update_or_explain(context, model, ident, values, expected_values=None,
 
 @retry_on_deadlock
 def _retrying_execute(context, model, values, conditions, include_deleted,
-                      project_only, order, then=()):
+                      project_only, order, then=(), first=()):
     return _execute(context, model, values, conditions, include_deleted,
-                    project_only, order, then)
+                    project_only, order, then, first)

@@ -18,6 +18,12 @@ transaction, once the swap has matched:
   it missed;
 - elsewhere, after the swap, one statement each, only if it matched.
 
+Writes that go with a swap whether or not it matches (``first=writes``:
+a new volume's rows, inserted with its project's usage swap, whose
+conditions do not read them) ride in its statement the same way on
+PostgreSQL, and elsewhere are made just before it; a miss needs no
+second run then: it is explained as any other.
+
 Statements are built once per shape, with bind parameters only, named
 apart across the writes of one swap: SQLAlchemy reuses their compiled
 form, and db.statements, by their keys, the swap that carries them. They
@@ -92,21 +98,26 @@ class Insert(Write):
     def parts(self):
         return [(('insert', self.table.name, self.columns, self.prefix, i),
                  insert_statement(self.table, self.columns, self.prefix, i),
-                 {'%s%d_%s' % (self.prefix, i, column): row[column]
-                  for column in self.columns})
+                 dict(zip(_carried_names(self.columns, self.prefix, i),
+                          map(row.__getitem__, self.columns))))
                 for i, row in enumerate(self.rows)]
+
+
+@functools.lru_cache(maxsize=256)
+def _carried_names(columns, prefix, row):
+    # Named as insert_statement names them; formatted once per shape.
+    return tuple('%s%d_%s' % (prefix, row, column) for column in columns)
 
 
 @functools.lru_cache(maxsize=256)
 def insert_statement(table, columns, prefix='', row=None):
     """INSERT of one row of ``columns``; its parameters are named after
     the columns, or ``<prefix><row>_<column>``."""
-    def name(column):
-        return column if row is None else '%s%d_%s' % (prefix, row, column)
+    names = columns if row is None else _carried_names(columns, prefix, row)
     # Inline: no RETURNING of ids nobody reads.
     return table.insert().inline().values({
-        column: sa.bindparam(name(column), type_=table.c[column].type)
-        for column in columns})
+        column: sa.bindparam(name, type_=table.c[column].type)
+        for column, name in zip(columns, names)})
 
 
 def make(conn, writes):

@@ -17,6 +17,7 @@ from db import conditions as cond
 from db import session
 from db import writes as db_writes
 from objects import fields as volapi_fields
+from objects import library_compat
 
 remotable = ovo_base.remotable
 remotable_classmethod = ovo_base.remotable_classmethod
@@ -43,9 +44,21 @@ class VolapiObjectRegistry(ovo_base.VersionedObjectRegistry):
 register = VolapiObjectRegistry.register
 
 
+_FIELD_ATTRIBUTE_PREFIX = library_compat.FIELD_ATTRIBUTE_PREFIX
+
+
 class VolapiObject(ovo_base.VersionedObject):
     OBJ_SERIAL_NAMESPACE = 'volapi_object'
     OBJ_PROJECT_NAMESPACE = 'volapi'
+
+    def obj_attr_is_set(self, attrname):
+        # oslo's, without building the list of every field's name at each
+        # call: a volume create asks about a hundred times (its insert,
+        # its serialization for the cast, its view).
+        if attrname not in self.fields and \
+                attrname not in self.obj_extra_fields:
+            return super().obj_attr_is_set(attrname)  # its AttributeError
+        return hasattr(self, _FIELD_ATTRIBUTE_PREFIX + attrname)
 
 
 class VolapiObjectSerializer(ovo_base.VersionedObjectSerializer):
@@ -71,8 +84,14 @@ class VolapiPersistentObject(VolapiObject):
     # -- loading --------------------------------------------------------------
     @classmethod
     def _column_fields(cls):
-        columns = cls.model.__table__.c
-        return [name for name in cls.fields if name in columns]
+        """The names of the fields that are columns of ``model``, in the
+        fields' order (known once per class: every load and insert asks)."""
+        names = cls.__dict__.get('_column_names')
+        if names is None:
+            columns = cls.model.__table__.c
+            names = tuple(name for name in cls.fields if name in columns)
+            cls._column_names = names
+        return names
 
     @classmethod
     def _from_row(cls, context, row, obj=None):
@@ -130,27 +149,49 @@ class VolapiPersistentObject(VolapiObject):
     def create(self):
         """Insert this object's row, in the caller's transaction if one is
         open (a row that goes with a compare-and-swap: the transition
-        table's ``creates`` rows). Fields not set take the columns'
-        defaults, which the object then holds too."""
+        table's ``creates`` rows): its :meth:`insert_writes`, made now."""
+        with session.writer.connection.using(self._context) as conn:
+            db_writes.make(conn, self.insert_writes())
+
+    def insert_writes(self):
+        """The writes (db.writes) that insert this object's rows, for the
+        caller to make in its transaction (alone, or with a swap that
+        carries them). Fields not set take the columns' defaults, which
+        the object then holds; the insert names those that are values (a
+        carried insert gets no default from SQLAlchemy)."""
         if 'id' in self.fields and not self.obj_attr_is_set('id'):
             self.id = str(uuid.uuid4())
         if 'created_at' in self.fields and \
                 not self.obj_attr_is_set('created_at'):
             self.created_at = timeutils.utcnow()
-        columns = {name: _to_db_value(getattr(self, name))
-                   for name in self._column_fields()
-                   if self.obj_attr_is_set(name)}
-        with session.writer.connection.using(self._context) as conn:
-            conn.execute(db_writes.insert_statement(self.model.__table__,
-                                                    tuple(columns)),
-                         columns)
+        held = vars(self)  # read as oslo's getter would (library_compat)
+        defaults = self._column_defaults()
+        columns = {}
         for name in self._column_fields():
-            if not self.obj_attr_is_set(name):
-                column = self.model.__table__.c[name]
-                default = column.default.arg if column.default is not None \
-                    and not callable(column.default.arg) else None
-                setattr(self, name, default)
+            attribute = _FIELD_ATTRIBUTE_PREFIX + name
+            if attribute in held:
+                columns[name] = _to_db_value(held[attribute])
+                continue
+            if name in defaults:
+                columns[name] = defaults[name]
+            setattr(self, name, columns.get(name))
         self.obj_reset_changes(self._column_fields())
+        table = self.model.__table__
+        return [db_writes.Insert(table, [columns], table.name)]
+
+    @classmethod
+    def _column_defaults(cls):
+        """{column field: its column's default} where that is a value (a
+        callable one SQLAlchemy calls itself when the row is made apart)."""
+        defaults = cls.__dict__.get('_defaults')
+        if defaults is None:
+            columns = cls.model.__table__.c
+            defaults = {name: columns[name].default.arg
+                        for name in cls._column_fields()
+                        if columns[name].default is not None
+                        and not callable(columns[name].default.arg)}
+            cls._defaults = defaults
+        return defaults
 
     # -- compare-and-swap -----------------------------------------------------
     def _expected_unchanged(self):

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from db import exceptions
 from db import models
 from db import session
+from db import writes as db_writes
 from objects import base
 from objects import fields
 from objects import pagination
@@ -39,19 +40,21 @@ class Group(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'group_type_id': fields.UUIDField(),
         'group_snapshot_id': fields.UUIDField(nullable=True),
         'source_group_id': fields.UUIDField(nullable=True),
-        # Not a column: the ids of the mapping's rows, written by create().
+        # Not a column: the ids of the mapping's rows, written by
+        # insert_writes().
         'volume_type_ids': fields.ListOfStringsField(default=[]),
     }, **base.SOFT_DELETE_FIELDS)
 
-    def create(self):
-        """Insert the group and its volume type mappings, in the caller's
-        transaction (the ``group_create`` transition)."""
-        super().create()
-        with session.writer.connection.using(self._context) as conn:
-            conn.execute(MAPPING.insert(), [
+    def insert_writes(self):
+        """The inserts of the group and its volume type mappings (see the
+        base's; the ``group_create`` transition's)."""
+        writes = super().insert_writes()
+        if self.volume_type_ids:
+            writes.append(db_writes.Insert(MAPPING, [
                 {'group_id': self.id, 'volume_type_id': type_id,
                  'created_at': self.created_at}
-                for type_id in self.volume_type_ids])
+                for type_id in self.volume_type_ids], MAPPING.name))
+        return writes
 
     @classmethod
     def get(cls, context, group_id, project_id=None):

@@ -42,9 +42,14 @@ class KeyValueRows:
         """Rows for a new owner (inserted in the same transaction)."""
         if items:
             with session.writer.connection.using(context) as conn:
-                conn.execute(self.table.insert(), [
-                    {self.owner.key: owner_id, 'key': key, 'value': value}
-                    for key, value in items.items()])
+                self.insert_write(owner_id, items).make(conn)
+
+    def insert_write(self, owner_id, items):
+        """The insert of ``items`` (not empty), the rows of a new owner,
+        as a db.writes.Insert."""
+        return writes.Insert(self.table, [
+            {self.owner.key: owner_id, 'key': key, 'value': value}
+            for key, value in items.items()], self.table.name)
 
     def update(self, context, owner_id, items):
         """Set each key of ``items``; other keys stay."""

@@ -28,6 +28,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+from db import writes as db_writes
 from objects.placement import resource_class as rc_obj
 
 LIMITS = models.QuotaLimit.__table__
@@ -474,7 +475,7 @@ def _added(name):
 
 def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
            size=0, enforce=True, make_missing=True, backups=0,
-           backup_gigabytes=0):
+           backup_gigabytes=0, first=()):
     """In the caller's transaction: add to what the project holds (negative
     numbers release), refusing with OverQuota what would exceed a limit
     (``enforce``; a release never is refused). ``size``: the size of the
@@ -483,8 +484,16 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
 
     A missing row is made here, counted from the tables, unless the
     caller's transaction has already inserted what it charges for (it
-    would count twice): with ``make_missing`` False, UsageRowMissing."""
+    would count twice): with ``make_missing`` False, UsageRowMissing.
+
+    ``first``: writes (db.writes) of the rows charged for, which the swap
+    does not read, made once in the caller's transaction whatever it
+    finds: with its first statement (carried in it on PostgreSQL,
+    db.api.update_or_explain), else alone."""
     if project_id is None:
+        if first:
+            with session.writer.connection.using(context) as conn:
+                db_writes.make(conn, first)
         return
     values = {'volumes': volumes, 'snapshots': snapshots,
               'gigabytes': gigabytes, 'backups': backups,
@@ -498,8 +507,10 @@ def charge(context, conf, project_id, volumes=0, snapshots=0, gigabytes=0,
         adds or size > 0) else []
     for _ in range(2):
         try:
+            made, first = first, ()
             db_api.update_or_explain(context, Usage, project_id,
-                                     _values(values), filters=conditions)
+                                     _values(values), filters=conditions,
+                                     first=made)
             return
         except db_exc.NotFound:
             if not adds:

@@ -78,13 +78,6 @@ class Snapshot(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         with session.reader.connection.using(context) as conn:
             return conn.execute(query).scalar()
 
-    def create(self, metadata=None):
-        """Insert the snapshot and its metadata rows, in the caller's
-        transaction (the ``snapshot_new`` transition)."""
-        super().create()
-        snapshot_metadata.SNAPSHOT.insert(self._context, self.id,
-                                          metadata or {})
-
     @staticmethod
     def metadata_of(context, snapshot_ids):
         """{snapshot id: {key: value}} for the given snapshots (one query)."""

@@ -44,17 +44,19 @@ class Volume(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
         'terminated_at': fields.DateTimeField(nullable=True),
         'consistencygroup_id': fields.UUIDField(nullable=True),
         # Not columns: loaded by objects.volume_list.load_details and
-        # written by create().
+        # written by insert_writes().
         'metadata': fields.DictOfNullableStringsField(default={}),
         'volume_type': fields.ObjectField('VolumeType', nullable=True),
     }, **base.SOFT_DELETE_FIELDS)
 
-    def create(self):
-        """Insert the volume and its metadata rows, in the caller's
-        transaction (the ``create`` transition)."""
-        super().create()
-        if self.obj_attr_is_set('metadata'):
-            metadata.VOLUME.insert(self._context, self.id, self.metadata)
-        else:
+    def insert_writes(self):
+        """The inserts of the volume and its metadata rows (see the base's;
+        the ``create`` transition's)."""
+        writes = super().insert_writes()
+        if not self.obj_attr_is_set('metadata'):
             self.metadata = {}
+        if self.metadata:
+            writes.append(metadata.VOLUME.insert_write(self.id,
+                                                       self.metadata))
         self.obj_reset_changes(['metadata'])
+        return writes

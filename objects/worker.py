@@ -38,6 +38,18 @@ def in_flight_with(resource, name, value):
                                    autoescape=True))
 
 
+def _row(resource, resource_id, status, arguments):
+    """(key, values, values on insert) of a tracked operation's row."""
+    now = timeutils.utcnow()
+    key = {'resource_type': RESOURCE_TYPES[resource],
+           'resource_id': resource_id}
+    values = {'status': status, 'service_id': None, 'cleaning': False,
+              'arguments': (jsonutils.dumps(arguments) if arguments
+                            else None),
+              'updated_at': now}
+    return key, values, {'race_preventer': 0, 'created_at': now}
+
+
 @base.register
 class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     # Version 1.0: initial version
@@ -58,32 +70,30 @@ class Worker(base.VolapiPersistentObject, base.VolapiObjectDictCompat):
     }, **base.TIMESTAMP_FIELDS)
 
     @classmethod
-    def track(cls, context, resource, resource_id, status, arguments=None,
-              new=False):
+    def track(cls, context, resource, resource_id, status, arguments=None):
         """Inside the transaction that moves ``resource`` ('volume',
         'snapshot') into the transient ``status``: upsert its row, unclaimed
         (a worker claims it), not being cleaned, with the operation's
         ``arguments`` (a dict, kept so the operation can be re-driven). The
         caller's compare-and-swap holds the resource's row, so no one else
-        upserts this one concurrently. ``new``: the transaction inserts the
-        resource, which has no row yet: a plain insert (which a row left
-        with the same key would make fail, not silently reuse)."""
-        now = timeutils.utcnow()
-        key = {'resource_type': RESOURCE_TYPES[resource],
-               'resource_id': resource_id}
-        values = {'status': status, 'service_id': None, 'cleaning': False,
-                  'arguments': (jsonutils.dumps(arguments) if arguments
-                                else None),
-                  'updated_at': now}
-        on_insert = {'race_preventer': 0, 'created_at': now}
+        upserts this one concurrently. A resource the transaction inserts
+        has no row yet: see :meth:`new_row`."""
+        key, values, on_insert = _row(resource, resource_id, status,
+                                      arguments)
         with session.writer.connection.using(context) as conn:
-            if new:
-                row = dict(key, **values, **on_insert)
-                conn.execute(writes.insert_statement(
-                    cls.model.__table__, tuple(row)), row)
-                return
             writes.upsert(conn, cls.model.__table__, key, values,
                           on_insert=on_insert, increment=('race_preventer',))
+
+    @classmethod
+    def new_row(cls, resource, resource_id, status, arguments=None):
+        """:meth:`track` of a resource the transaction inserts, which has
+        no row yet: its insert, as a db.writes.Insert for the caller to
+        make (a row left with the same key makes it fail, rather than be
+        silently reused)."""
+        key, values, on_insert = _row(resource, resource_id, status,
+                                      arguments)
+        return writes.Insert(cls.model.__table__,
+                             [dict(key, **values, **on_insert)], 'worker')
 
     @classmethod
     def finish(cls, context, resource, resource_id):

@@ -4,6 +4,7 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+from db import writes as db_writes
 from objects.placement import aggregate as agg_obj
 from objects.placement import allocation_reads as alloc_reads
 from objects.placement import resource_provider as rp_obj
@@ -112,19 +113,32 @@ class ScheduleTest(PlacementTestCase):
     def test_shared_rows_are_taken_by_the_last_statements(self):
         # Every create of the project queues on its usage rows, and every
         # create on the pool on its provider, each until the commit: the
-        # volume's rows go in before them. On PostgreSQL the allocation's
-        # rows ride in the provider's compare-and-swap.
+        # volume's rows go in before them. On PostgreSQL the volume's rows
+        # ride in the project's usage swap, and the allocation's in the
+        # provider's.
         self.create(size=1)  # the project's and user's records exist
         statements = volapi_fixtures.statements_sent(
-            lambda: self.create(size=1))
-        verbs = [' '.join(s.split()[:3]) for s in statements]
-        first = verbs.index('UPDATE quota_usages SET')
-        self.assertLess(verbs.index('INSERT INTO volumes'), first)
-        self.assertLess(verbs.index('INSERT INTO workers'), first)
+            lambda: self.create(size=1, metadata={'k': 'v'}))
+        first = next(i for i, s in enumerate(statements)
+                     if 'UPDATE quota_usages SET' in s)
+        inserts = ('INSERT INTO volumes ', 'INSERT INTO volume_metadata ',
+                   'INSERT INTO workers ')
         if self.backend == 'postgresql':
-            # Usage, usage of the type, the provider's lock, its swap.
-            self.assertEqual(4, len(statements[first:]), verbs[first:])
+            for insert in inserts:
+                self.assertIn(insert, statements[first])
+            # BEGIN and COMMIT aside: the type's read; the usage swap,
+            # the usage of the type, the provider's lock, its swap.
+            self.assertEqual(1, first, statements[:first])
+            self.assertEqual(4, len(statements[first:]))
             self.assertIn('INSERT INTO allocations', statements[-1])
+        else:
+            for insert in inserts:
+                self.assertTrue(any(s.startswith(insert)
+                                    for s in statements[:first]), insert)
+        volume = self.app.get('/v3/volumes/%s' % self.create(
+            size=1, metadata={'a': '1', 'b': '2'}).json['volume']['id'],
+            headers=self.owner).json['volume']
+        self.assertEqual({'a': '1', 'b': '2'}, volume['metadata'])
         # A type of its own: every create of it writes the type's row (a
         # delete of the type conflicts with it), as its last statement.
         self.app.post_json('/v3/types', {'volume_type': {'name': 'gold'}},
@@ -133,6 +147,25 @@ class ScheduleTest(PlacementTestCase):
             lambda: self.create(size=1, volume_type='gold'))
         self.assertTrue(statements[-1].startswith('UPDATE volume_types'),
                         statements[-1])
+
+    def test_rows_past_what_a_swap_carries_go_in_before_it(self):
+        # More metadata rows than db.writes.MAX_CARRIED: every insert is
+        # made apart, before the usage swap, on every backend.
+        metadata = {'k%02d' % i: 'v' for i in range(db_writes.MAX_CARRIED)}
+        self.create(size=1)
+        made = []
+        statements = volapi_fixtures.statements_sent(
+            lambda: made.append(self.create(size=1, metadata=metadata)))
+        first = next(i for i, s in enumerate(statements)
+                     if 'UPDATE quota_usages SET' in s)
+        self.assertNotIn('INSERT INTO', statements[first])
+        for insert in ('INSERT INTO volumes ', 'INSERT INTO volume_metadata ',
+                       'INSERT INTO workers '):
+            self.assertTrue(any(s.startswith(insert)
+                                for s in statements[:first]), insert)
+        self.assertEqual(metadata, self.app.get(
+            '/v3/volumes/%s' % made[0].json['volume']['id'],
+            headers=self.owner).json['volume']['metadata'])
 
     def test_no_pool_with_room_leaves_the_volume_in_error(self):
         volume = self.create(size=31).json['volume']

@@ -27,7 +27,8 @@ _RENAME = VOLUMES.update().where(
     updated_at=VOLUMES.c.updated_at)
 
 
-class WritesTest(test_cas_base.CasTestCase):
+class WritesCase(test_cas_base.CasTestCase):
+    """Records the statements sent; snapshot rows to write."""
 
     def setUp(self):
         super().setUp()
@@ -50,6 +51,9 @@ class WritesTest(test_cas_base.CasTestCase):
         with self.database.engine.connect() as conn:
             return conn.execute(sa.select(SNAPSHOTS.c.id).where(
                 SNAPSHOTS.c.volume_id == volume_id)).scalars().all()
+
+
+class WritesTest(WritesCase):
 
     def swap(self, ident, expected, then, filters=()):
         with session.writer.connection.using(self.context):
@@ -159,3 +163,93 @@ class WritesTest(test_cas_base.CasTestCase):
                                                     'INSERT'))]
         self.assertEqual(2, len(writes), writes)
         self.assertTrue(writes[0].lstrip().upper().startswith('UPDATE'))
+
+
+class FirstWritesTest(WritesCase):
+    """Writes made with a swap whatever it finds (``first``): the rows of
+    something new, which its conditions do not read."""
+
+    def swap_first(self, ident, expected, first):
+        db_api.update_or_explain(self.context, Volume, ident,
+                                 {'status': 'deleting'}, expected,
+                                 first=first)
+
+    def test_made_with_the_swap(self):
+        ident = self.create_volume(status='available')
+        rows = self.snapshot_rows(ident, 2)
+        del self.statements[:]
+        with session.writer.connection.using(self.context):
+            self.swap_first(ident, {'status': 'available'},
+                            [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
+        self.assertEqual('deleting', self.volume(ident)['status'])
+        self.assertEqual(sorted(r['id'] for r in rows),
+                         sorted(self.snapshots_of(ident)))
+        writes = [s.lstrip().split(None, 3)[:3] for s in self.statements
+                  if s.lstrip().upper().startswith(('WITH', 'UPDATE',
+                                                    'INSERT'))]
+        if self.backend == 'postgresql':
+            # One statement: the swap carries the inserts.
+            self.assertEqual(1, len(writes), writes)
+            self.assertEqual('WITH', writes[0][0])
+        else:
+            # The inserts (one executemany), then the swap.
+            self.assertEqual([['INSERT', 'INTO', 'snapshots'],
+                              ['UPDATE', 'volumes', 'SET']], writes)
+
+    def test_a_miss_is_explained_and_the_writes_stay(self):
+        ident = self.create_volume(status='in-use')
+        rows = self.snapshot_rows(ident, 1)
+        with session.writer.connection.using(self.context):
+            error = self.assertRaises(
+                exceptions.ConditionNotMet, self.swap_first, ident,
+                {'status': 'available'},
+                [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
+            # Made all the same, in the caller's transaction, which
+            # decides (here it commits).
+        self.assertEqual("volume status must be 'available', it is "
+                         "'in-use'", str(error))
+        self.assertEqual('in-use', self.volume(ident)['status'])
+        self.assertEqual([rows[0]['id']], self.snapshots_of(ident))
+
+    def test_made_once_however_often_the_swap_is_tried(self):
+        # A swap that misses though its conditions hold when read again
+        # (the row changed in between, each time) is tried again: the
+        # inserts, which would collide with themselves, go with the first
+        # attempt alone.
+        self.patch(db_api, '_first_unmet', lambda *args: (None, None))
+        ident = self.create_volume(status='in-use')
+        rows = self.snapshot_rows(ident, 1)
+        with session.writer.connection.using(self.context):
+            self.assertRaises(
+                exceptions.ConcurrentUpdate, self.swap_first, ident,
+                {'status': 'available'},
+                [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
+        self.assertEqual([rows[0]['id']], self.snapshots_of(ident))
+
+    def test_many_are_made_apart_before_the_swap(self):
+        # Past MAX_CARRIED statements even PostgreSQL makes them apart
+        # (one executemany), before the swap as elsewhere.
+        self.patch(db_writes, 'MAX_CARRIED', 2)
+        ident = self.create_volume(status='available')
+        rows = self.snapshot_rows(ident, 3)
+        del self.statements[:]
+        with session.writer.connection.using(self.context):
+            self.swap_first(ident, {'status': 'available'},
+                            [db_writes.Insert(SNAPSHOTS, rows, 'snapshot')])
+        self.assertEqual(sorted(r['id'] for r in rows),
+                         sorted(self.snapshots_of(ident)))
+        writes = [s.lstrip().split(None, 3)[:3] for s in self.statements
+                  if s.lstrip().upper().startswith(('WITH', 'UPDATE',
+                                                    'INSERT'))]
+        self.assertEqual([['INSERT', 'INTO', 'snapshots'],
+                          ['UPDATE', 'volumes', 'SET']], writes)
+
+    def test_not_both_first_and_after(self):
+        ident = self.create_volume()
+        rename = db_writes.Write(_RENAME, {'renamed_id': ident,
+                                           'renamed_name': 'x'})
+        self.assertRaises(
+            exceptions.InvalidUpdate, db_api.update_or_explain,
+            self.context, Volume, ident, {'status': 'deleting'},
+            then=[rename], first=[rename])
+        self.assertEqual('available', self.volume(ident)['status'])

@@ -93,12 +93,14 @@ def write_allocation(context, consumer_id, host, size, project_id, user_id,
 
 
 def _charge(context, project_id, volume_type_id, volumes=0, snapshots=0,
-            gigabytes=0, size=0, enforce=True, make_missing=True):
+            gigabytes=0, size=0, enforce=True, make_missing=True, first=()):
     """The project's usage row, then its row of the volume type, by the
-    same counts (each refusing with OverQuota what exceeds its limits)."""
+    same counts (each refusing with OverQuota what exceeds its limits).
+    ``first``: the inserts of what is charged for, made with the
+    project's usage swap (see quota.charge)."""
     quota.charge(context, CONF, project_id, volumes=volumes,
                  snapshots=snapshots, gigabytes=gigabytes, size=size,
-                 enforce=enforce, make_missing=make_missing)
+                 enforce=enforce, make_missing=make_missing, first=first)
     type_quota.charge(context, project_id, volume_type_id, volumes=volumes,
                       snapshots=snapshots, gigabytes=gigabytes,
                       enforce=enforce, make_missing=make_missing)
@@ -136,29 +138,32 @@ def with_usage_rows(context, counted, run):
 
 # -- volumes -------------------------------------------------------------------
 
-def claim_volume(context, volume, insert):
-    """A new volume (``volume.host`` the pool chosen): ``insert(context)``
-    of the volume's rows, one more volume and its size for the project,
-    its allocation on the pool. OverQuota, NoRoom, or UsageRowMissing
-    (its usage rows were deleted by hand: see :func:`with_usage_rows`).
+def claim_volume(context, volume, rows):
+    """A new volume (``volume.host`` the pool chosen): the inserts of
+    ``rows`` (the engine.Step of its creates transition), one more volume
+    and its size for the project, its allocation on the pool. OverQuota,
+    NoRoom, or UsageRowMissing (its usage rows were deleted by hand: see
+    :func:`with_usage_rows`).
 
     The rows every create of the project or on the pool queues on (the
     usage rows, the pool's provider) are taken last, each held until the
-    commit for as few statements as can be."""
-    insert(context)
+    commit for as few statements as can be: the volume's rows go in
+    before them, on PostgreSQL in the statement of the project's usage
+    swap (db.writes), a round trip each less."""
     _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
-            gigabytes=volume.size, size=volume.size, make_missing=False)
+            gigabytes=volume.size, size=volume.size, make_missing=False,
+            first=rows.inserts())
     _write(context, volume.id, volume.host, volume.size, volume.project_id,
            volume.user_id, VOLUME_CONSUMER, None)
 
 
-def count_volume(context, volume, insert):
+def count_volume(context, volume, rows):
     """A new volume that no pool could hold (it is in 'error' at once):
-    ``insert(context)`` makes its rows, it counts against ``volumes``
-    only, and a user message says why. OverQuota or UsageRowMissing."""
-    insert(context)
+    ``rows`` inserts it as :func:`claim_volume`'s, it counts against
+    ``volumes`` only, and a user message says why. OverQuota or
+    UsageRowMissing."""
     _charge(context, volume.project_id, volume.volume_type_id, volumes=1,
-            make_missing=False)
+            make_missing=False, first=rows.inserts())
     message.record(context, volume.project_id, message.VOLUME, volume.id,
                    message.SCHEDULE_ALLOCATE_VOLUME,
                    message.NO_BACKEND_AVAILABLE)

@@ -284,7 +284,7 @@ def _create(context, size, name, description, volume_type, snapshot_id,
             context, volume, lambda: engine.run(
                 context, claims.read_committed, *holds, *group_hold,
                 *(taken if placed else []),
-                lambda ctx: claim(ctx, volume, rows.execute),
+                lambda ctx: claim(ctx, volume, rows),
                 *_inherited_image_metadata(volume),
                 # Every create of the type writes its row: last, so that
                 # it is held for one statement.

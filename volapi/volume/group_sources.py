@@ -135,7 +135,7 @@ def _steps(context, source, group, volumes, types, version):
 
 
 def _claim(volume, rows):
-    return lambda ctx: claims.claim_volume(ctx, volume, rows.execute)
+    return lambda ctx: claims.claim_volume(ctx, volume, rows)
 
 
 def _image_metadata(volume):

@@ -241,7 +241,7 @@ def manage(context, reference, host=None, cluster_name=None, name=None,
                           reference=reference)
     claims.with_usage_rows(context, volume, lambda: engine.run(
         context, claims.read_committed,
-        lambda ctx: claims.claim_volume(ctx, volume, rows.execute),
+        lambda ctx: claims.claim_volume(ctx, volume, rows),
         lambda ctx: new_type.guard_in_use()))
     volume_api.worker_client().manage_existing(context, volume, reference)
     volume.volume_type = new_type

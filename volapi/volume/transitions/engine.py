@@ -16,6 +16,7 @@ from db import conditions as cond
 from db import exceptions as db_exc
 from db import models
 from db import session
+from db import writes as db_writes
 import objects
 from objects import worker as worker_obj
 from volapi.volume import claims
@@ -172,38 +173,59 @@ class Step:
         transaction (see :func:`run`). True if the row changed; False only
         for a lenient transition whose condition failed."""
         t = self.transition
+        if t.creates:
+            with session.writer.connection.using(context) as conn:
+                db_writes.make(conn, self.inserts())
+            return True
         # The linked rows as the object names them before the swap.
         linked = [(link, getattr(self.obj, link.field)) for link in t.linked]
-        if t.creates:
-            for field, value in self.values.items():
-                setattr(self.obj, field, value)
-            self.obj.create()
-        else:
-            try:
-                self.obj.conditional_update_or_raise(
-                    dict(self.values), expected_values={},
-                    filters=list(self.conditions),
-                    reflect_changes=self.reflect)
-            except db_exc.ConditionNotMet as failure:
-                if t.lenient:
-                    return False
-                if failure.field == 'project_id':
-                    # Given to another project since the request read it
-                    # (the owner guard, see OWNED): as if it were gone.
-                    raise db_exc.NotFound(MODELS[t.resource].cas_name,
-                                          self.obj.id) from None
-                raise TransitionRefused(t, failure) from None
+        try:
+            self.obj.conditional_update_or_raise(
+                dict(self.values), expected_values={},
+                filters=list(self.conditions),
+                reflect_changes=self.reflect)
+        except db_exc.ConditionNotMet as failure:
+            if t.lenient:
+                return False
+            if failure.field == 'project_id':
+                # Given to another project since the request read it
+                # (the owner guard, see OWNED): as if it were gone.
+                raise db_exc.NotFound(MODELS[t.resource].cas_name,
+                                      self.obj.id) from None
+            raise TransitionRefused(t, failure) from None
         claims.after_transition(context, t.name, self.obj, self.values)
         if t.workers_row == 'track':
             worker_obj.Worker.track(context, t.resource, self.obj.id,
-                                    t.workers_status or self.values['status'],
-                                    self.arguments, new=t.creates)
+                                    self._workers_status(), self.arguments)
         elif t.workers_row == 'finish' and not self.workers_row_finished:
             worker_obj.Worker.finish(context, t.resource, self.obj.id)
         for link, ident in linked:
             if ident is not None:
                 _end_linked(context, link, ident, self.params or {})
         return True
+
+    def inserts(self):
+        """For a ``creates`` transition: the writes (db.writes) inserting
+        its object's rows and its workers row, for the caller to make in
+        its transaction (:meth:`execute` makes them at once; a claim has
+        its project's usage swap carry them, volapi.volume.claims). The
+        object holds what they write."""
+        t = self.transition
+        if not t.creates or t.linked or t.workers_row == 'finish' or \
+                t.name in claims.AFTER_TRANSITION:
+            raise ValueError('%s is not a transition that only inserts'
+                             % t.name)
+        for field, value in self.values.items():
+            setattr(self.obj, field, value)
+        writes = self.obj.insert_writes()
+        if t.workers_row == 'track':
+            writes.append(worker_obj.Worker.new_row(
+                t.resource, self.obj.id, self._workers_status(),
+                self.arguments))
+        return writes
+
+    def _workers_status(self):
+        return self.transition.workers_status or self.values['status']
 
 
 def _end_linked(context, link, ident, params):
