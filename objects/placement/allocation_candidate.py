@@ -257,13 +257,16 @@ class _Search:
         self.class_ids = _known_class_ids(context, names)
         wanted = {(self.class_ids[n], a) for g in groups.values()
                   for n, a in g.resources.items() if n in self.class_ids}
-        # {(class id, amount): [(provider id, root id)]}; with several
-        # groups, the inventory row of each (provider id, class id) found,
-        # for the amounts they add up (candidate_merge).
+        # Amounts of several groups add up on one inventory only if two
+        # groups ask for one class: only then are the inventory rows read
+        # (``usage``, for candidate_merge).
+        asked = [n for g in groups.values() for n in g.resources]
+        may_add_up = len(asked) != len(set(asked))
+        # {(class id, amount): [(provider id, root id)]}.
         rows = reads.providers_with_room(conn, wanted,
-                                         with_inventory=len(groups) > 1)
+                                         with_inventory=may_add_up)
         self.fits = fits = collections.defaultdict(list)
-        if len(groups) > 1:
+        if may_add_up:
             for row in rows:
                 fits[row[2], row[3]].append((row[0], row[1]))
             self.usage = {(row[0], row[2]): row for row in rows}
@@ -487,24 +490,25 @@ class _Search:
                                          ((provider_id, class_id, amount),),
                                          own, False))
             return pieces
+        count = len(classes)
         for root_id in roots:
             choices = [trees[root_id] for trees in per_class]
-            if max(map(len, choices)) == 1:
-                combos = (tuple(map(_FIRST, choices)),)
+            if sum(map(len, choices)) == count:
+                combos = (tuple([choice[0] for choice in choices]),)
             else:
                 combos = itertools.product(*choices)
             for providers in combos:
-                distinct = set(providers)
-                if len(distinct) == 1:
+                first = providers[0]
+                if providers.count(first) == count:
                     # One provider gives every class (the usual case): its
                     # classes are in order already.
-                    distinct = providers[:1]
+                    distinct = (first,)
                     if checked and not self._has_traits(distinct, required,
                                                         forbidden):
                         continue
                     taken = tuple(zip(providers, classes, wanted))
                 else:
-                    distinct = tuple(sorted(distinct))
+                    distinct = tuple(sorted(set(providers)))
                     if checked and not self._has_traits(distinct, required,
                                                         forbidden):
                         continue

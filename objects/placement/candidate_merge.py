@@ -13,26 +13,40 @@ import itertools
 
 from objects.placement import candidate_reads as reads
 
+_chain = itertools.chain.from_iterable
+
 
 def merge(pieces, search, group_policy, same_subtrees):
     """Requests satisfying every group: one piece per group, all of one
     anchor tree, kept if they follow group_policy and same_subtree and if
     the amounts they add up on one inventory still fit. Each request is
-    (pairs, amounts, mapped), as in Found.requests (unsorted)."""
+    (pairs, amounts, mapped), as in Found.requests (unsorted).
+
+    Every piece's own amounts fit (the reads found each (provider, class,
+    amount) with room, and a piece takes a class once): only amounts that
+    several groups add up on one inventory are checked again, against
+    ``search.usage``."""
     suffixes = list(pieces)
     if len(suffixes) == 1:
-        # One group: each piece is a request (its amounts were found to
-        # fit one by one, and it takes each class once).
+        # One group: each piece is a request. Pieces may repeat (a sharing
+        # provider's piece for each tree it anchors): the dict keeps one.
         found, = pieces.values()
         merged = {}
         for piece in found:
+            resources = piece.resources
+            if len(resources) == 1:
+                (provider_id, class_id, amount), = resources
+                merged[(provider_id, class_id), (amount,),
+                       (piece.providers,)] = None
+                continue
             pairs, amounts = [], []
-            for provider_id, class_id, amount in piece.resources:
+            for provider_id, class_id, amount in resources:
                 pairs += (provider_id, class_id)
                 amounts.append(amount)
             merged[tuple(pairs), tuple(amounts), (piece.providers,)] = None
         return list(merged)
     granular = len([s for s in suffixes if s])
+    may_add_up = search.usage is not None
     rooms = {}
 
     def fits(provider_id, class_id, amount):
@@ -42,37 +56,22 @@ def merge(pieces, search, group_policy, same_subtrees):
                 search.usage[provider_id, class_id])
         return amount <= free
 
-    # Every piece of a group takes all its classes: amounts can add up
-    # only if two groups ask for one class.
-    asked = [c for found in pieces.values() if found
-             for c in {c for _, c, _ in found[0].resources}]
-    may_add_up = len(asked) != len(set(asked))
     by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
     for suffix, found in pieces.items():
         for piece in found:
-            # A piece whose own amounts do not fit is in no request: added
-            # to another group's they would fit even less. The others'
-            # amounts need checking again only where two groups add up.
-            for provider_id, class_id, amount in piece.resources:
-                free = rooms.get((provider_id, class_id))
-                if free is None:
-                    free = rooms[provider_id, class_id] = _room(
-                        search.usage[provider_id, class_id])
-                if amount > free:
-                    break
-            else:
-                by_anchor[piece.anchor][suffix].append(piece)
+            by_anchor[piece.anchor][suffix].append(piece)
     if same_subtrees:
         search.read_trees({p.anchor for found in pieces.values()
                            for p in found}
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
+    isolate = group_policy == 'isolate'
     merged = {}
     for anchor, lists in by_anchor.items():
         if len(lists) != len(suffixes):
             continue
         for combo in itertools.product(*[lists[s] for s in suffixes]):
-            if group_policy == 'isolate' and len(set().union(*(
+            if isolate and len(set().union(*(
                     p.providers for p in combo
                     if p.same_provider))) != granular:
                 continue
@@ -89,15 +88,16 @@ def merge(pieces, search, group_policy, same_subtrees):
                 mapped.append(piece.providers)
             resources.sort()
             mapped = tuple(mapped)
-            pairs, amounts = [], []
             if not may_add_up:
-                for provider_id, class_id, amount in resources:
-                    pairs += (provider_id, class_id)
-                    amounts.append(amount)
-                merged[tuple(pairs), tuple(amounts), mapped] = None
+                # Flat: (provider, class, amount, ...) less every amount.
+                flat = list(_chain(resources))
+                amounts = tuple(flat[2::3])
+                del flat[2::3]
+                merged[tuple(flat), amounts, mapped] = None
                 continue
             # A provider's class taken by several groups is added up
             # (sorted, they are next to each other) and must still fit.
+            pairs, amounts = [], []
             last_provider = last_class = None
             summed = False
             for provider_id, class_id, amount in resources:

@@ -66,9 +66,12 @@ def _rows(conn, statement, **params):
     string, which the drivers give as SQLAlchemy would. On PostgreSQL,
     whose binds here are all plain values (no expanding IN list), the
     statement goes straight to the driver's cursor: SQLAlchemy's cache
-    look-up and result set-up cost more than a small read itself."""
+    look-up and result set-up cost more than a small read itself, and
+    its rows come in the binary format (thousands of values parsed from
+    text cost more than the statement's execution)."""
     if conn.dialect.name == 'postgresql':
-        return library_compat.driver_execute(conn, statement, params)
+        return library_compat.driver_execute(conn, statement, params,
+                                             binary=True)
     return library_compat.driver_rows(conn.execute(statement, params))
 
 

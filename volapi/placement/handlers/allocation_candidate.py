@@ -110,22 +110,23 @@ def _requests(found, version, uuids, classes):
             for name in _json_strings(found.suffixes))
     order = {p: uuid for p, (uuid, _, _) in found.providers.items()
              }.__getitem__
+    uuid_of = uuids.__getitem__
     templates = {}
     mapped_text = {}
     for pairs, amounts, mapped in found.requests:
         providers = pairs[::2]
-        held = dict.fromkeys(providers)
-        if len(held) == len(providers):
-            counts = None
+        if len(set(providers)) == len(providers):
+            key = (pairs[1::2], amounts)
+            values = list(map(uuid_of, providers))
         else:
             # Sorted by provider: each one's classes are next to each other.
-            counts = tuple(map(providers.count, held))
-        key = (pairs[1::2], amounts, counts)
+            held = dict.fromkeys(providers)
+            key = (pairs[1::2], amounts, tuple(map(providers.count, held)))
+            values = list(map(uuid_of, held))
         template = templates.get(key)
         if template is None:
             template = templates[key] = _request_template(
                 key, version, classes, by_suffix)
-        values = [uuids[p] for p in held]
         if by_suffix is not None:
             for ids in mapped:
                 text = mapped_text.get(ids)
@@ -140,7 +141,8 @@ def _request_template(key, version, classes, by_suffix):
     """The %-template of a request of shape ``key`` (class ids, amounts,
     how many classes each provider gives, None for one each): a %s for
     each provider's uuid, then one for each group's mapping."""
-    class_ids, amounts, counts = key
+    class_ids, amounts = key[:2]
+    counts = key[2] if len(key) > 2 else None
     resources = ['%s: %d' % (_literal(classes[c]), a)
                  for c, a in zip(class_ids, amounts)]
     if version.matches((1, 12)):
