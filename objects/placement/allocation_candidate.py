@@ -39,7 +39,6 @@ amounts), by ``candidate_merge``.
 import collections
 import dataclasses
 import itertools
-import operator
 import random
 import typing
 
@@ -94,7 +93,7 @@ NO_CANDIDATES = Candidates([], {})
 _MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
 _NONE = frozenset()
-_FIRST = operator.itemgetter(0)
+_chain = itertools.chain.from_iterable
 
 
 class _NoMatch(Exception):
@@ -102,12 +101,15 @@ class _NoMatch(Exception):
 
 
 class _Piece(typing.NamedTuple):
-    """What one group takes in one way of satisfying it: ``resources`` is
-    a tuple of (provider id, class id, amount) sorted, ``providers`` the
-    sorted ids of the providers it names (in mappings), ``anchor`` the
-    root of the tree it belongs to."""
+    """What one group takes in one way of satisfying it: ``pairs`` is the
+    flat tuple (provider id, class id, ...) of what it takes, sorted, and
+    ``amounts`` the amount of each pair (as in Found.requests: a piece of
+    the only group is a request as it is); ``providers`` the sorted ids
+    of the providers it names (in mappings), ``anchor`` the root of the
+    tree it belongs to."""
     anchor: int
-    resources: tuple
+    pairs: tuple
+    amounts: tuple
     providers: tuple
     same_provider: bool
 
@@ -229,11 +231,12 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
                 else merged[:limit]
         elif randomize:
             random.shuffle(merged)
-        root_of = search.root_of
-        used_trees = {root_of[p] for pairs, _, _ in merged
-                      for p in pairs[::2]}
-        named = {p for _, _, mapped in merged for ps in mapped for p in ps}
-        search.read_trees(used_trees | {root_of[p] for p in named})
+        root_of = search.root_of.__getitem__
+        taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
+        used_trees = set(map(root_of, taken))
+        # Resourceless groups (1.36) name providers that take nothing.
+        named = set(_chain(_chain([mapped for _, _, mapped in merged])))
+        search.read_trees(used_trees.union(map(root_of, named - taken)))
         # Before 1.29: only the providers the requests use (before the
         # limit) are summarised.
         summarised = [p for p, (_, _, root_id) in search.providers.items()
@@ -420,15 +423,14 @@ class _Search:
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
-            resources = ((provider_id, classes[0], wanted[0]),) \
-                if len(classes) == 1 else tuple(zip(
-                    itertools.repeat(provider_id), classes, wanted))
+            pairs = (provider_id, classes[0]) if len(classes) == 1 \
+                else _pairs(provider_id, classes)
             own = (provider_id,)
             if anchors is None or root_id in anchors:
-                pieces.append(_Piece(root_id, resources, own, True))
+                pieces.append(_Piece(root_id, pairs, wanted, own, True))
             if provider_id in self.sharing:
                 pieces.extend(
-                    _Piece(anchor, resources, own, True)
+                    _Piece(anchor, pairs, wanted, own, True)
                     for anchor in self.anchors_of(provider_id)
                     if anchor != root_id
                     and (anchors is None or anchor in anchors))
@@ -479,16 +481,15 @@ class _Search:
         # pieces does not matter.
         if len(classes) == 1:
             # One class: a piece per provider (no product to take).
-            class_id, amount = classes[0], wanted[0]
+            class_id = classes[0]
             for root_id, choice in per_class[0].items():
                 for provider_id in choice:
                     own = (provider_id,)
                     if checked and not self._has_traits(own, required,
                                                         forbidden):
                         continue
-                    pieces.append(_Piece(root_id,
-                                         ((provider_id, class_id, amount),),
-                                         own, False))
+                    pieces.append(_Piece(root_id, (provider_id, class_id),
+                                         wanted, own, False))
             return pieces
         count = len(classes)
         for root_id in roots:
@@ -506,15 +507,24 @@ class _Search:
                     if checked and not self._has_traits(distinct, required,
                                                         forbidden):
                         continue
-                    taken = tuple(zip(providers, classes, wanted))
-                else:
-                    distinct = tuple(sorted(set(providers)))
-                    if checked and not self._has_traits(distinct, required,
-                                                        forbidden):
-                        continue
-                    taken = tuple(sorted(zip(providers, classes, wanted)))
-                pieces.append(_Piece(root_id, taken, distinct, False))
+                    pieces.append(_Piece(root_id, _pairs(first, classes),
+                                         wanted, distinct, False))
+                    continue
+                distinct = tuple(sorted(set(providers)))
+                if checked and not self._has_traits(distinct, required,
+                                                    forbidden):
+                    continue
+                flat = list(_chain(sorted(zip(providers, classes, wanted))))
+                amounts_taken = tuple(flat[2::3])
+                del flat[2::3]
+                pieces.append(_Piece(root_id, tuple(flat), amounts_taken,
+                                     distinct, False))
         return pieces
+
+
+def _pairs(provider_id, class_ids):
+    """(provider id, class id, provider id, class id, ...)."""
+    return tuple(_chain(zip(itertools.repeat(provider_id), class_ids)))
 
 
 def _known_class_ids(context, names):

@@ -31,22 +31,10 @@ def merge(pieces, search, group_policy, same_subtrees):
         # One group: each piece is a request. Pieces may repeat (a sharing
         # provider's piece for each tree it anchors): the dict keeps one.
         found, = pieces.values()
-        merged = {}
-        for piece in found:
-            resources = piece.resources
-            if len(resources) == 1:
-                (provider_id, class_id, amount), = resources
-                merged[(provider_id, class_id), (amount,),
-                       (piece.providers,)] = None
-                continue
-            pairs, amounts = [], []
-            for provider_id, class_id, amount in resources:
-                pairs += (provider_id, class_id)
-                amounts.append(amount)
-            merged[tuple(pairs), tuple(amounts), (piece.providers,)] = None
-        return list(merged)
+        return list(dict.fromkeys(
+            (piece.pairs, piece.amounts, (piece.providers,))
+            for piece in found))
     granular = len([s for s in suffixes if s])
-    may_add_up = search.usage is not None
     rooms = {}
 
     def fits(provider_id, class_id, amount):
@@ -66,6 +54,7 @@ def merge(pieces, search, group_policy, same_subtrees):
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
     isolate = group_policy == 'isolate'
+    two = len(suffixes) == 2
     merged = {}
     for anchor, lists in by_anchor.items():
         if len(lists) != len(suffixes):
@@ -81,20 +70,27 @@ def merge(pieces, search, group_policy, same_subtrees):
                         *(mapped[s] for s in subtree)), search)
                         for subtree in same_subtrees):
                     continue
-            resources = []
-            mapped = []
-            for piece in combo:
-                resources += piece.resources
-                mapped.append(piece.providers)
-            resources.sort()
-            mapped = tuple(mapped)
-            if not may_add_up:
-                # Flat: (provider, class, amount, ...) less every amount.
-                flat = list(_chain(resources))
-                amounts = tuple(flat[2::3])
-                del flat[2::3]
-                merged[tuple(flat), amounts, mapped] = None
-                continue
+            if two:
+                # Two pieces whose providers do not interleave (the usual
+                # case: one provider each) are the request one after the
+                # other, in order.
+                first, second = combo
+                mapped = (first.providers, second.providers)
+                if first.pairs and second.pairs:
+                    if first.pairs[-2] < second.pairs[0]:
+                        merged[first.pairs + second.pairs,
+                               first.amounts + second.amounts,
+                               mapped] = None
+                        continue
+                    if second.pairs[-2] < first.pairs[0]:
+                        merged[second.pairs + first.pairs,
+                               second.amounts + first.amounts,
+                               mapped] = None
+                        continue
+            else:
+                mapped = tuple([p.providers for p in combo])
+            resources = sorted(_chain(
+                zip(p.pairs[::2], p.pairs[1::2], p.amounts) for p in combo))
             # A provider's class taken by several groups is added up
             # (sorted, they are next to each other) and must still fit.
             pairs, amounts = [], []

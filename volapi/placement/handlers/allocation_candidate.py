@@ -65,7 +65,9 @@ def _json_strings(strings):
     """[the JSON text of each of ``strings``], as json.dumps writes it."""
     strings = list(strings)
     if _PLAIN.fullmatch(''.join(strings)):
-        return ['"%s"' % s for s in strings]
+        # Quoted in one join and split at a character no plain string has.
+        return ('"%s"' % '"\n"'.join(strings)).split('\n') if strings \
+            else []
     return [json.dumps(s) for s in strings]
 
 
@@ -91,10 +93,12 @@ def body(found, version, groups):
         names = {c: n for c, n in names.items() if n in wanted}
     inventory = {c: '%s: {"capacity": %%d, "used": %%d}' % _literal(
         classes[c]) for c in names}
-    return ('{"allocation_requests": [%s], "provider_summaries": {%s}}' % (
+    return ''.join((
+        '{"allocation_requests": [',
         ', '.join(_requests(found, version, uuids, classes)),
-        ', '.join(_summaries(found, version, uuids, inventory)))
-    ).encode('ascii')
+        '], "provider_summaries": {',
+        ', '.join(_summaries(found, version, uuids, inventory)),
+        '}}')).encode('ascii')
 
 
 def _requests(found, version, uuids, classes):
