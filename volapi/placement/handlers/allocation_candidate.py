@@ -139,6 +139,13 @@ def _requests(found, version, uuids, classes):
                 if len(ids) == 1:
                     values.append(uuid_of(ids[0]))
                     continue
+                if len(ids) == 2:
+                    # Sorted by uuid, as Placement lists them.
+                    first, second = ids
+                    if order(second) < order(first):
+                        first, second = second, first
+                    values.append(uuid_of(first) + ', ' + uuid_of(second))
+                    continue
                 text = mapped_text.get(ids)
                 if text is None:
                     text = mapped_text[ids] = ', '.join(
