@@ -39,6 +39,7 @@ amounts), by ``candidate_merge``.
 import collections
 import dataclasses
 import itertools
+import operator
 import random
 import typing
 
@@ -94,6 +95,7 @@ _MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
 _NONE = frozenset()
 _chain = itertools.chain.from_iterable
+_FIRST = operator.itemgetter(0)
 
 
 class _NoMatch(Exception):
@@ -145,8 +147,8 @@ class Found(typing.NamedTuple):
     tuples sort as their pairs would, and a thousand requests make fewer
     objects for the garbage collector to walk. ``providers``: {id: (uuid,
     parent id, root id)} of every provider named; ``summarised``: the ids of the
-    providers to summarise; ``inventories``: {provider id: ([class id, ...],
-    [capacity, used, ...])}; ``traits``: {provider id: set of names};
+    providers to summarise; ``inventories``: {provider id: [class id,
+    capacity, used, class id, ...]}; ``traits``: {provider id: set of names};
     ``class_names``: {class id: name}.
     """
     requests: list
@@ -173,12 +175,11 @@ class Found(typing.NamedTuple):
         summaries = {}
         for provider_id in self.summarised:
             uuid, parent_id, root_id = self.providers[provider_id]
-            class_ids, amounts = self.inventories.get(provider_id,
-                                                      ((), ()))
+            held = self.inventories.get(provider_id, ())
             summaries[uuid] = ProviderSummary(
                 {names[c]: {'capacity': capacity, 'used': used}
                  for c, capacity, used in zip(
-                     class_ids, amounts[::2], amounts[1::2]) if c in names},
+                     held[::3], held[1::3], held[2::3]) if c in names},
                 sorted(self.traits.get(provider_id, ())),
                 uuids[parent_id] if parent_id is not None else None,
                 uuids[root_id])
@@ -450,13 +451,16 @@ class _Search:
             fits = by_class[class_id]
             options = fits
             if self.sharing and tree is None:
-                sharing = {p for p, _ in fits if p in self.sharing}
-                if in_aggs is not None:
-                    sharing &= in_aggs
+                sharing = [p for p, _ in fits if p in self.sharing
+                           and (in_aggs is None or p in in_aggs)]
                 if sharing:
-                    options = set(fits)
-                    options.update((p, anchor) for p in sharing
-                                   for anchor in self.anchors_of(p))
+                    # Each sharing provider for the other trees of its
+                    # aggregates (its own is in ``fits`` already).
+                    root_of = self.root_of
+                    options = fits + [
+                        (p, anchor) for p in sharing
+                        for anchor in self.anchors_of(p)
+                        if anchor != root_of[p]]
             if filtered:
                 options = [(p, r) for p, r in options
                            if (anchors is None or r in anchors)
@@ -492,33 +496,48 @@ class _Search:
                                          wanted, own, False))
             return pieces
         count = len(classes)
-        for root_id in roots:
-            choices = [trees[root_id] for trees in per_class]
-            if sum(map(len, choices)) == count:
-                combos = (tuple([choice[0] for choice in choices]),)
-            else:
-                combos = itertools.product(*choices)
-            for providers in combos:
-                first = providers[0]
-                if providers.count(first) == count:
-                    # One provider gives every class (the usual case): its
-                    # classes are in order already.
-                    distinct = (first,)
-                    if checked and not self._has_traits(distinct, required,
-                                                        forbidden):
-                        continue
-                    pieces.append(_Piece(root_id, _pairs(first, classes),
-                                         wanted, distinct, False))
-                    continue
-                distinct = tuple(sorted(set(providers)))
+        roots = list(roots)
+        if all(max(map(len, trees.values())) == 1 for trees in per_class):
+            # One provider per class and tree (the usual case): each
+            # tree's providers, one per class, in one product-less pass.
+            combos_of = zip(roots, zip(*[
+                list(map(_FIRST, map(trees.__getitem__, roots)))
+                for trees in per_class]))
+        else:
+            combos_of = ((root_id, providers) for root_id in roots
+                         for providers in itertools.product(*[
+                             trees[root_id] for trees in per_class]))
+        shapes = {}
+        for root_id, providers in combos_of:
+            first = providers[0]
+            if providers.count(first) == count:
+                # One provider gives every class: its classes are in order
+                # already.
+                distinct = (first,)
                 if checked and not self._has_traits(distinct, required,
                                                     forbidden):
                     continue
-                flat = list(_chain(sorted(zip(providers, classes, wanted))))
-                amounts_taken = tuple(flat[2::3])
-                del flat[2::3]
-                pieces.append(_Piece(root_id, tuple(flat), amounts_taken,
-                                     distinct, False))
+                pieces.append(_Piece(root_id, _pairs(first, classes),
+                                     wanted, distinct, False))
+                continue
+            distinct = sorted(set(providers))
+            if checked and not self._has_traits(distinct, required,
+                                                forbidden):
+                continue
+            # Pairs sorted by provider, then class: the order depends only
+            # on which class each of the distinct providers gives.
+            pattern = tuple(map(distinct.index, providers))
+            shape = shapes.get(pattern)
+            if shape is None:
+                order = sorted(range(count), key=pattern.__getitem__)
+                shape = shapes[pattern] = (
+                    order, list(_chain((None, classes[i]) for i in order)),
+                    tuple([wanted[i] for i in order]))
+            order, pairs, taken = shape
+            pairs = pairs.copy()
+            pairs[::2] = map(providers.__getitem__, order)
+            pieces.append(_Piece(root_id, tuple(pairs), taken,
+                                 tuple(distinct), False))
         return pieces
 
 

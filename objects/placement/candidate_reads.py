@@ -276,12 +276,12 @@ def _trees(dialect):
 
 
 def trees(conn, root_ids):
-    """({id: (uuid, parent id, root id)}, {id: (class ids, flat amounts)},
-    {id: set of trait names}, set of the class ids of those inventories):
-    every provider in the trees of ``root_ids``, its inventories and its
-    traits. A provider's inventories are the list of their class ids and
-    the flat list (capacity, used, capacity, used, ...) of their amounts,
-    in the same order: what a summary is written from in one format."""
+    """({id: (uuid, parent id, root id)}, {id: [class id, capacity, used,
+    class id, capacity, used, ...]}, {id: set of trait names}, set of the
+    class ids of those inventories): every provider in the trees of
+    ``root_ids``, its inventories (one flat list per provider, in the
+    order read: what a summary is written from, and compared whole with
+    another provider's) and its traits."""
     providers, inventories = {}, {}
     traits = collections.defaultdict(set)
     classes = set()
@@ -298,11 +298,10 @@ def trees(conn, root_ids):
             held = inventories.get(provider_id)
             if held is None:
                 providers[provider_id] = (name, parent_id, root_id)
-                inventories[provider_id] = ([class_id], [
-                    int(usable * ratio), allocated])
+                inventories[provider_id] = [class_id, int(usable * ratio),
+                                            allocated]
             else:
-                held[0].append(class_id)
-                held[1].extend((int(usable * ratio), allocated))
+                held += (class_id, int(usable * ratio), allocated)
             classes.add(class_id)
     return providers, inventories, traits, classes
 

@@ -214,14 +214,11 @@ def _summaries(found, version, uuids, inventory):
                   for provider_id, held in found.traits.items()}
     providers, inventories = found.providers, found.inventories
     texts = {}
-    none = ((), ())
     for provider_id in found.summarised:
-        class_ids, amounts = inventories.get(provider_id, none)
-        key = (*class_ids, *amounts)
+        key = tuple(inventories.get(provider_id, ()))
         resources = texts.get(key)
         if resources is None:
-            resources = texts[key] = _resources_text(class_ids, amounts,
-                                                     inventory)
+            resources = texts[key] = _resources_text(key, inventory)
         if with_tree:
             _, parent_id, root_id = providers[provider_id]
             if with_traits:
@@ -242,10 +239,11 @@ def _summaries(found, version, uuids, inventory):
             yield ''.join((uuids[provider_id], resources, '}}'))
 
 
-def _resources_text(class_ids, amounts, inventory):
-    """': {"resources": {...' of a provider with inventories of
-    ``class_ids`` (amounts: capacity, used, ...): classes not in
-    ``inventory`` are not shown."""
+def _resources_text(held, inventory):
+    """': {"resources": {...' of a provider with inventories ``held``
+    (class id, capacity, used, ...): classes not in ``inventory`` are not
+    shown."""
     return ': {"resources": {%s' % ', '.join([
-        inventory[c] % (amounts[2 * i], amounts[2 * i + 1])
-        for i, c in enumerate(class_ids) if c in inventory])
+        inventory[c] % (capacity, used)
+        for c, capacity, used in zip(held[::3], held[1::3], held[2::3])
+        if c in inventory])
