@@ -266,27 +266,47 @@ class _Search:
         # (``usage``, for candidate_merge).
         asked = [n for g in groups.values() for n in g.resources]
         may_add_up = len(asked) != len(set(asked))
-        # {(class id, amount): [(provider id, root id)]}.
-        rows = reads.providers_with_room(conn, wanted,
-                                         with_inventory=may_add_up)
-        self.fits = fits = collections.defaultdict(list)
-        if may_add_up:
-            for row in rows:
-                fits[row[2], row[3]].append((row[0], row[1]))
-            self.usage = {(row[0], row[2]): row for row in rows}
-        else:
-            for provider_id, root_id, class_id, amount in rows:
-                fits[class_id, amount].append((provider_id, root_id))
-            self.usage = None
-        self.root_of = {row[0]: row[1] for row in rows}
-        self.members = reads.aggregate_members(conn, {
-            uuid for g in groups.values()
-            for uuid in set().union(g.forbidden_aggs, *g.member_of)})
         trait_names = {_SHARING}.union(root_required, root_forbidden, *(
             set(g.forbidden_traits).union(*g.required_traits)
             for g in groups.values()))
-        self.trait_ids, self.holders = reads.traits_and_holders(
-            conn, trait_names)
+        # fits: {(class id, amount): [(provider id, root id)]}; trait_ids:
+        # {name: id} of the traits named that exist; holders: {provider
+        # id: ids of those it has}.
+        self.fits = fits = collections.defaultdict(list)
+        self.root_of = root_of = {}
+        self.trait_ids = trait_ids = {}
+        self.holders = holders = collections.defaultdict(set)
+        self.usage = usage = {} if may_add_up else None
+        if wanted:
+            rows = reads.room_and_traits(conn, wanted, trait_names,
+                                         with_inventory=may_add_up)
+        else:
+            rows = ()
+            trait_ids, holders = reads.traits_and_holders(conn, trait_names)
+            self.trait_ids, self.holders = trait_ids, holders
+        if usage is None:
+            for provider_id, root_id, class_id, amount, name in rows:
+                if amount is None:
+                    trait_ids[name] = class_id
+                    if provider_id is not None:
+                        holders[provider_id].add(class_id)
+                else:
+                    fits[class_id, amount].append((provider_id, root_id))
+                    root_of[provider_id] = root_id
+        else:
+            for row in rows:
+                provider_id, root_id, class_id, amount = row[:4]
+                if amount is None:
+                    trait_ids[row[-1]] = class_id
+                    if provider_id is not None:
+                        holders[provider_id].add(class_id)
+                else:
+                    fits[class_id, amount].append((provider_id, root_id))
+                    root_of[provider_id] = root_id
+                    usage[provider_id, class_id] = row
+        self.members = reads.aggregate_members(conn, {
+            uuid for g in groups.values()
+            for uuid in set().union(g.forbidden_aggs, *g.member_of)})
         sharing_id = self.trait_ids.get(_SHARING)
         self.sharing = {p for p, ids in self.holders.items()
                         if sharing_id in ids}

@@ -113,9 +113,9 @@ def merge(pieces, search, group_policy, same_subtrees):
 
 
 def _room(fit):
-    """What the inventory of a providers_with_room row can still take in
-    one allocation."""
-    _, _, _, _, total, reserved, ratio, allocated, max_unit = fit
+    """What the inventory of a providers_with_room (or room_and_traits) row
+    can still take in one allocation."""
+    total, reserved, ratio, allocated, max_unit = fit[4:9]
     return min(reads.capacity(total, reserved, ratio) - allocated, max_unit)
 
 

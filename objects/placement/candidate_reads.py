@@ -114,18 +114,35 @@ def _providers_with_room(dialect, pairs, with_inventory):
         wanted.c.amount % INVENTORIES.c.step_size == 0)
 
 
-def providers_with_room(conn, wanted, with_inventory=True):
-    """Rows (provider id, root id, class id, amount[, total, reserved,
-    allocation_ratio, allocated, max_unit]): every provider with room for
-    one of ``wanted``, a set of (class id, amount), with its root and, if
-    ``with_inventory``, the inventory row."""
-    if not wanted:
-        return []
-    params = {}
+def _room_and_traits(dialect, pairs, with_inventory):
+    # The rows of _providers_with_room with a null name, then one for each
+    # (trait named ``names``, provider having it or null) with a null
+    # amount: one round trip where there were two.
+    room = _providers_with_room(dialect, pairs, with_inventory)
+    room = room.add_columns(sa.cast(sa.null(), TRAITS.c.name.type))
+    padding = [sa.null()] * (len(room.selected_columns) - 4)
+    return sa.union_all(room, sa.select(
+        RP_TRAITS.c.resource_provider_id, sa.null(), TRAITS.c.id, *padding,
+        TRAITS.c.name,
+    ).select_from(TRAITS.outerjoin(
+        RP_TRAITS, RP_TRAITS.c.trait_id == TRAITS.c.id)
+    ).where(_in(dialect, TRAITS.c.name, 'names')))
+
+
+def room_and_traits(conn, wanted, trait_names, with_inventory=True):
+    """Every provider with room for one of ``wanted`` (a non-empty set of
+    (class id, amount)) and the traits of ``trait_names`` that exist, in
+    one statement, as rows in any order: (provider id, root id, class
+    id, amount[, total, reserved, allocation_ratio, allocated, max_unit],
+    None) for each provider with room, with its root and, if
+    ``with_inventory``, the inventory row; (provider id or None, None,
+    trait id, None[, None x 5], name) for each provider having one of
+    the traits (None: no provider has it)."""
+    params = {'names': _values(conn, trait_names, ids=False)}
     for i, (class_id, amount) in enumerate(sorted(wanted)):
         params['class%d' % i] = class_id
         params['amount%d' % i] = amount
-    return _rows(conn, _statement(conn, _providers_with_room, len(wanted),
+    return _rows(conn, _statement(conn, _room_and_traits, len(wanted),
                                   bool(with_inventory)), **params)
 
 
