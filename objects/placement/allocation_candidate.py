@@ -331,6 +331,13 @@ class _Search:
             self.traits.update(traits)
             self.classes |= classes
 
+    @property
+    def anchored(self):
+        """Whether a piece may have been found for a tree other than its
+        providers' own (through a sharing provider): then one request may
+        be found more than once."""
+        return self._anchors is not None
+
     def anchors_of(self, sharing_id):
         if self._anchors is None:
             with_room = self.sharing & set(self.root_of)

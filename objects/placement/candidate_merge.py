@@ -8,7 +8,6 @@ take from one provider per tree.
 allocation_candidate search that found them, whose rows (``usage``) and
 trees (``providers``, ``root_of``, ``read_trees``) are read here.
 """
-import collections
 import itertools
 
 from objects.placement import candidate_reads as reads
@@ -28,12 +27,10 @@ def merge(pieces, search, group_policy, same_subtrees):
     ``search.usage``."""
     suffixes = list(pieces)
     if len(suffixes) == 1:
-        # One group: each piece is a request. Pieces may repeat (a sharing
-        # provider's piece for each tree it anchors): the dict keeps one.
+        # One group: each piece is a request.
         found, = pieces.values()
-        return list(dict.fromkeys(
-            (piece.pairs, piece.amounts, (piece.providers,))
-            for piece in found))
+        return _once([(piece.pairs, piece.amounts, (piece.providers,))
+                      for piece in found], search)
     granular = len([s for s in suffixes if s])
     rooms = {}
 
@@ -44,22 +41,71 @@ def merge(pieces, search, group_policy, same_subtrees):
                 search.usage[provider_id, class_id])
         return amount <= free
 
-    by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
-    for suffix, found in pieces.items():
+    # For each group, {anchor: its pieces of that anchor's tree}.
+    per_group = []
+    for found in pieces.values():
+        of_anchor = {}
         for piece in found:
-            by_anchor[piece.anchor][suffix].append(piece)
+            held = of_anchor.get(piece.anchor)
+            if held is None:
+                of_anchor[piece.anchor] = [piece]
+            else:
+                held.append(piece)
+        per_group.append(of_anchor)
     if same_subtrees:
         search.read_trees({p.anchor for found in pieces.values()
                            for p in found}
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
     isolate = group_policy == 'isolate'
-    two = len(suffixes) == 2
-    merged = {}
-    for anchor, lists in by_anchor.items():
-        if len(lists) != len(suffixes):
+    merged = []
+    add = merged.append
+
+    def add_combo(combo, mapped):
+        resources = sorted(_chain(
+            zip(p.pairs[::2], p.pairs[1::2], p.amounts) for p in combo))
+        # A provider's class taken by several groups is added up (sorted,
+        # they are next to each other) and must still fit.
+        pairs, amounts = [], []
+        last_provider = last_class = None
+        summed = False
+        for provider_id, class_id, amount in resources:
+            if provider_id == last_provider and class_id == last_class:
+                amounts[-1] += amount
+                summed = True
+            else:
+                pairs += (provider_id, class_id)
+                amounts.append(amount)
+                last_provider, last_class = provider_id, class_id
+        if summed and not all(
+                fits(pairs[2 * i], pairs[2 * i + 1], amount)
+                for i, amount in enumerate(amounts)):
+            return
+        add((tuple(pairs), tuple(amounts), mapped))
+
+    for anchor in set(per_group[0]).intersection(*per_group[1:]):
+        lists = [of_anchor[anchor] for of_anchor in per_group]
+        if len(lists) == 2 and not isolate and not same_subtrees:
+            # Two pieces whose providers do not interleave (the usual case:
+            # one provider each) are the request one after the other, in
+            # order.
+            for first in lists[0]:
+                pairs, amounts = first.pairs, first.amounts
+                providers = first.providers
+                for second in lists[1]:
+                    mapped = (providers, second.providers)
+                    if pairs and second.pairs:
+                        if pairs[-2] < second.pairs[0]:
+                            add((pairs + second.pairs,
+                                 amounts + second.amounts, mapped))
+                            continue
+                        if second.pairs[-2] < pairs[0]:
+                            add((second.pairs + pairs,
+                                 second.amounts + amounts, mapped))
+                            continue
+                    add_combo((first, second), mapped)
             continue
-        for combo in itertools.product(*[lists[s] for s in suffixes]):
+        for combo in itertools.product(*lists):
             if isolate and len(set().union(*(
                     p.providers for p in combo
                     if p.same_provider))) != granular:
@@ -70,46 +116,16 @@ def merge(pieces, search, group_policy, same_subtrees):
                         *(mapped[s] for s in subtree)), search)
                         for subtree in same_subtrees):
                     continue
-            if two:
-                # Two pieces whose providers do not interleave (the usual
-                # case: one provider each) are the request one after the
-                # other, in order.
-                first, second = combo
-                mapped = (first.providers, second.providers)
-                if first.pairs and second.pairs:
-                    if first.pairs[-2] < second.pairs[0]:
-                        merged[first.pairs + second.pairs,
-                               first.amounts + second.amounts,
-                               mapped] = None
-                        continue
-                    if second.pairs[-2] < first.pairs[0]:
-                        merged[second.pairs + first.pairs,
-                               second.amounts + first.amounts,
-                               mapped] = None
-                        continue
-            else:
-                mapped = tuple([p.providers for p in combo])
-            resources = sorted(_chain(
-                zip(p.pairs[::2], p.pairs[1::2], p.amounts) for p in combo))
-            # A provider's class taken by several groups is added up
-            # (sorted, they are next to each other) and must still fit.
-            pairs, amounts = [], []
-            last_provider = last_class = None
-            summed = False
-            for provider_id, class_id, amount in resources:
-                if provider_id == last_provider and class_id == last_class:
-                    amounts[-1] += amount
-                    summed = True
-                else:
-                    pairs += (provider_id, class_id)
-                    amounts.append(amount)
-                    last_provider, last_class = provider_id, class_id
-            if summed and not all(
-                    fits(pairs[2 * i], pairs[2 * i + 1], amount)
-                    for i, amount in enumerate(amounts)):
-                continue
-            merged[tuple(pairs), tuple(amounts), mapped] = None
-    return list(merged)
+            add_combo(combo, tuple([p.providers for p in combo]))
+    return _once(merged, search)
+
+
+def _once(requests, search):
+    """``requests`` with each one once: one is found twice only through
+    a sharing provider, whose pieces repeat for each tree it anchors."""
+    if search.anchored:
+        return list(dict.fromkeys(requests))
+    return requests
 
 
 def _room(fit):
