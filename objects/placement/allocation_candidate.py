@@ -235,9 +235,12 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
         root_of = search.root_of.__getitem__
         taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
         used_trees = set(map(root_of, taken))
-        # Resourceless groups (1.36) name providers that take nothing.
-        named = set(_chain(_chain([mapped for _, _, mapped in merged])))
-        search.read_trees(used_trees.union(map(root_of, named - taken)))
+        if all(group.resources for group in groups.values()):
+            search.read_trees(used_trees)
+        else:
+            # Resourceless groups (1.36) name providers that take nothing.
+            named = set(_chain(_chain([mapped for _, _, mapped in merged])))
+            search.read_trees(used_trees.union(map(root_of, named - taken)))
         # Before 1.29: only the providers the requests use (before the
         # limit) are summarised.
         summarised = [p for p, (_, _, root_id) in search.providers.items()

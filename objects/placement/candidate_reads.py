@@ -307,11 +307,7 @@ def trees(conn, root_ids):
     for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
          allocated) in _rows(conn, _statement(conn, _trees),
                              ids=_values(conn, root_ids)):
-        if root_id is None:
-            traits[provider_id].add(name)
-        elif class_id is None:
-            providers[provider_id] = (name, parent_id, root_id)
-        else:
+        if class_id is not None:
             held = inventories.get(provider_id)
             if held is None:
                 providers[provider_id] = (name, parent_id, root_id)
@@ -320,6 +316,10 @@ def trees(conn, root_ids):
             else:
                 held += (class_id, int(usable * ratio), allocated)
             classes.add(class_id)
+        elif root_id is None:
+            traits[provider_id].add(name)
+        else:
+            providers[provider_id] = (name, parent_id, root_id)
     return providers, inventories, traits, classes
 
 
