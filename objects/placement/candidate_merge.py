@@ -129,8 +129,8 @@ def _once(requests, search):
 
 
 def _room(fit):
-    """What the inventory of a providers_with_room (or room_and_traits) row
-    can still take in one allocation."""
+    """What the inventory of a room_and_traits row (read with its
+    inventory) can still take in one allocation."""
     total, reserved, ratio, allocated, max_unit = fit[4:9]
     return min(reads.capacity(total, reserved, ratio) - allocated, max_unit)
 
