@@ -112,8 +112,11 @@ def _requests(found, version, uuids, classes):
     suffixes = None
     if version.matches((1, 34)):
         suffixes = _json_strings(found.suffixes)
-    order = {p: uuid for p, (uuid, _, _) in found.providers.items()
-             }.__getitem__
+    providers = found.providers
+
+    def order(provider_id):
+        return providers[provider_id][0]  # its uuid
+
     uuid_of = uuids.__getitem__
     shapes = {}
     mapped_text = {}
@@ -142,7 +145,7 @@ def _requests(found, version, uuids, classes):
                 if len(ids) == 2:
                     # Sorted by uuid, as Placement lists them.
                     first, second = ids
-                    if order(second) < order(first):
+                    if providers[second][0] < providers[first][0]:
                         first, second = second, first
                     values.append(uuid_of(first) + ', ' + uuid_of(second))
                     continue
