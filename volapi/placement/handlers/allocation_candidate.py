@@ -1,5 +1,6 @@
 """Handler of GET /allocation_candidates (1.10)."""
 import json
+import operator
 import re
 
 import webob.exc
@@ -59,6 +60,7 @@ def _answer(context, version, params, groups):
 # What json.dumps writes as is (ensure_ascii): printable ASCII but the
 # quote and the backslash. Uuids and class and trait names are all such.
 _PLAIN = re.compile(r'[ !#-\[\]-~]*')
+_UUID = operator.itemgetter(0)  # of a Found.providers value
 
 
 def _json_strings(strings):
@@ -83,7 +85,7 @@ def body(found, version, groups):
     requests would otherwise be a dict tree built only to be encoded)."""
     providers = found.providers
     uuids = dict(zip(providers, _json_strings(
-        uuid for uuid, _, _ in providers.values())))
+        map(_UUID, providers.values()))))
     uuids[None] = 'null'
     names = found.class_names
     classes = dict(zip(names, _json_strings(names.values())))
