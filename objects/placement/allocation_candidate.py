@@ -497,13 +497,16 @@ class _Search:
                            and (in_aggs is None or p in in_aggs
                                 or r in in_aggs)
                            and p not in bad_aggs and r not in bad_aggs]
-            trees = {}
-            for provider_id, root_id in options:
-                held = trees.get(root_id)
-                if held is None:
-                    trees[root_id] = [provider_id]
-                else:
-                    held.append(provider_id)
+            trees = {root_id: [provider_id] for provider_id, root_id in options}
+            if len(trees) != len(options):
+                # Some tree has several providers of the class.
+                trees = {}
+                for provider_id, root_id in options:
+                    held = trees.get(root_id)
+                    if held is None:
+                        trees[root_id] = [provider_id]
+                    else:
+                        held.append(provider_id)
             roots = trees.keys() if roots is None else roots & trees.keys()
             if not roots:
                 return []
