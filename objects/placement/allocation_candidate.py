@@ -94,6 +94,7 @@ NO_CANDIDATES = Candidates([], {})
 _MAX_UNIT = 2147483647
 _SHARING = os_traits.MISC_SHARES_VIA_AGGREGATE
 _NONE = frozenset()
+_chain = itertools.chain.from_iterable
 _FIRST = operator.itemgetter(0)
 
 
@@ -102,12 +103,15 @@ class _NoMatch(Exception):
 
 
 class _Piece(typing.NamedTuple):
-    """What one group takes in one way of satisfying it: ``resources`` is
-    a tuple of (provider id, class id, amount) sorted, ``providers`` the
-    sorted ids of the providers it names (in mappings), ``anchor`` the
-    root of the tree it belongs to."""
+    """What one group takes in one way of satisfying it: ``pairs`` is the
+    flat tuple (provider id, class id, ...) of what it takes, sorted, and
+    ``amounts`` the amount of each pair (as in Found.requests: a piece of
+    the only group is a request as it is); ``providers`` the sorted ids
+    of the providers it names (in mappings), ``anchor`` the root of the
+    tree it belongs to."""
     anchor: int
-    resources: tuple
+    pairs: tuple
+    amounts: tuple
     providers: tuple
     same_provider: bool
 
@@ -143,8 +147,8 @@ class Found(typing.NamedTuple):
     tuples sort as their pairs would, and a thousand requests make fewer
     objects for the garbage collector to walk. ``providers``: {id: (uuid,
     parent id, root id)} of every provider named; ``summarised``: the ids of the
-    providers to summarise; ``inventories``: {provider id: ([class id, ...],
-    [capacity, used, ...])}; ``traits``: {provider id: set of names};
+    providers to summarise; ``inventories``: {provider id: [class id,
+    capacity, used, class id, ...]}; ``traits``: {provider id: set of names};
     ``class_names``: {class id: name}.
     """
     requests: list
@@ -171,12 +175,11 @@ class Found(typing.NamedTuple):
         summaries = {}
         for provider_id in self.summarised:
             uuid, parent_id, root_id = self.providers[provider_id]
-            class_ids, amounts = self.inventories.get(provider_id,
-                                                      ((), ()))
+            held = self.inventories.get(provider_id, ())
             summaries[uuid] = ProviderSummary(
                 {names[c]: {'capacity': capacity, 'used': used}
                  for c, capacity, used in zip(
-                     class_ids, amounts[::2], amounts[1::2]) if c in names},
+                     held[::3], held[1::3], held[2::3]) if c in names},
                 sorted(self.traits.get(provider_id, ())),
                 uuids[parent_id] if parent_id is not None else None,
                 uuids[root_id])
@@ -229,11 +232,15 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
                 else merged[:limit]
         elif randomize:
             random.shuffle(merged)
-        root_of = search.root_of
-        used_trees = {root_of[p] for pairs, _, _ in merged
-                      for p in pairs[::2]}
-        named = {p for _, _, mapped in merged for ps in mapped for p in ps}
-        search.read_trees(used_trees | {root_of[p] for p in named})
+        root_of = search.root_of.__getitem__
+        taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
+        used_trees = set(map(root_of, taken))
+        if all(group.resources for group in groups.values()):
+            search.read_trees(used_trees)
+        else:
+            # Resourceless groups (1.36) name providers that take nothing.
+            named = set(_chain(_chain([mapped for _, _, mapped in merged])))
+            search.read_trees(used_trees.union(map(root_of, named - taken)))
         # Before 1.29: only the providers the requests use (before the
         # limit) are summarised.
         summarised = [p for p, (_, _, root_id) in search.providers.items()
@@ -257,29 +264,52 @@ class _Search:
         self.class_ids = _known_class_ids(context, names)
         wanted = {(self.class_ids[n], a) for g in groups.values()
                   for n, a in g.resources.items() if n in self.class_ids}
-        # {(class id, amount): [(provider id, root id)]}; with several
-        # groups, the inventory row of each (provider id, class id) found,
-        # for the amounts they add up (candidate_merge).
-        rows = reads.providers_with_room(conn, wanted,
-                                         with_inventory=len(groups) > 1)
-        self.fits = fits = collections.defaultdict(list)
-        if len(groups) > 1:
-            for row in rows:
-                fits[row[2], row[3]].append((row[0], row[1]))
-            self.usage = {(row[0], row[2]): row for row in rows}
-        else:
-            for provider_id, root_id, class_id, amount in rows:
-                fits[class_id, amount].append((provider_id, root_id))
-            self.usage = None
-        self.root_of = {row[0]: row[1] for row in rows}
-        self.members = reads.aggregate_members(conn, {
-            uuid for g in groups.values()
-            for uuid in set().union(g.forbidden_aggs, *g.member_of)})
+        # Amounts of several groups add up on one inventory only if two
+        # groups ask for one class: only then are the inventory rows read
+        # (``usage``, for candidate_merge).
+        asked = [n for g in groups.values() for n in g.resources]
+        may_add_up = len(asked) != len(set(asked))
         trait_names = {_SHARING}.union(root_required, root_forbidden, *(
             set(g.forbidden_traits).union(*g.required_traits)
             for g in groups.values()))
-        self.trait_ids, self.holders = reads.traits_and_holders(
-            conn, trait_names)
+        # fits: {(class id, amount): [(provider id, root id)]}; trait_ids:
+        # {name: id} of the traits named that exist; holders: {provider
+        # id: ids of those it has}.
+        self.fits = fits = collections.defaultdict(list)
+        self.root_of = root_of = {}
+        self.trait_ids = trait_ids = {}
+        self.holders = holders = collections.defaultdict(set)
+        self.usage = usage = {} if may_add_up else None
+        if wanted:
+            rows = reads.room_and_traits(conn, wanted, trait_names,
+                                         with_inventory=may_add_up)
+        else:
+            rows = ()
+            trait_ids, holders = reads.traits_and_holders(conn, trait_names)
+            self.trait_ids, self.holders = trait_ids, holders
+        if usage is None:
+            for provider_id, root_id, class_id, amount, name in rows:
+                if amount is None:
+                    trait_ids[name] = class_id
+                    if provider_id is not None:
+                        holders[provider_id].add(class_id)
+                else:
+                    fits[class_id, amount].append((provider_id, root_id))
+                    root_of[provider_id] = root_id
+        else:
+            for row in rows:
+                provider_id, root_id, class_id, amount = row[:4]
+                if amount is None:
+                    trait_ids[row[-1]] = class_id
+                    if provider_id is not None:
+                        holders[provider_id].add(class_id)
+                else:
+                    fits[class_id, amount].append((provider_id, root_id))
+                    root_of[provider_id] = root_id
+                    usage[provider_id, class_id] = row
+        self.members = reads.aggregate_members(conn, {
+            uuid for g in groups.values()
+            for uuid in set().union(g.forbidden_aggs, *g.member_of)})
         sharing_id = self.trait_ids.get(_SHARING)
         self.sharing = {p for p, ids in self.holders.items()
                         if sharing_id in ids}
@@ -303,6 +333,13 @@ class _Search:
             self.inventories.update(inventories)
             self.traits.update(traits)
             self.classes |= classes
+
+    @property
+    def anchored(self):
+        """Whether a piece may have been found for a tree other than its
+        providers' own (through a sharing provider): then one request may
+        be found more than once."""
+        return self._anchors is not None
 
     def anchors_of(self, sharing_id):
         if self._anchors is None:
@@ -417,15 +454,14 @@ class _Search:
                                             forbidden)):
                 continue
             self.root_of[provider_id] = root_id
-            resources = ((provider_id, classes[0], wanted[0]),) \
-                if len(classes) == 1 else tuple(zip(
-                    itertools.repeat(provider_id), classes, wanted))
+            pairs = (provider_id, classes[0]) if len(classes) == 1 \
+                else _pairs(provider_id, classes)
             own = (provider_id,)
             if anchors is None or root_id in anchors:
-                pieces.append(_Piece(root_id, resources, own, True))
+                pieces.append(_Piece(root_id, pairs, wanted, own, True))
             if provider_id in self.sharing:
                 pieces.extend(
-                    _Piece(anchor, resources, own, True)
+                    _Piece(anchor, pairs, wanted, own, True)
                     for anchor in self.anchors_of(provider_id)
                     if anchor != root_id
                     and (anchors is None or anchor in anchors))
@@ -445,26 +481,32 @@ class _Search:
             fits = by_class[class_id]
             options = fits
             if self.sharing and tree is None:
-                sharing = {p for p, _ in fits if p in self.sharing}
-                if in_aggs is not None:
-                    sharing &= in_aggs
+                sharing = [p for p, _ in fits if p in self.sharing
+                           and (in_aggs is None or p in in_aggs)]
                 if sharing:
-                    options = set(fits)
-                    options.update((p, anchor) for p in sharing
-                                   for anchor in self.anchors_of(p))
+                    # Each sharing provider for the other trees of its
+                    # aggregates (its own is in ``fits`` already).
+                    root_of = self.root_of
+                    options = fits + [
+                        (p, anchor) for p in sharing
+                        for anchor in self.anchors_of(p)
+                        if anchor != root_of[p]]
             if filtered:
                 options = [(p, r) for p, r in options
                            if (anchors is None or r in anchors)
                            and (in_aggs is None or p in in_aggs
                                 or r in in_aggs)
                            and p not in bad_aggs and r not in bad_aggs]
-            trees = {}
-            for provider_id, root_id in options:
-                held = trees.get(root_id)
-                if held is None:
-                    trees[root_id] = [provider_id]
-                else:
-                    held.append(provider_id)
+            trees = {root_id: [provider_id] for provider_id, root_id in options}
+            if len(trees) != len(options):
+                # Some tree has several providers of the class.
+                trees = {}
+                for provider_id, root_id in options:
+                    held = trees.get(root_id)
+                    if held is None:
+                        trees[root_id] = [provider_id]
+                    else:
+                        held.append(provider_id)
             roots = trees.keys() if roots is None else roots & trees.keys()
             if not roots:
                 return []
@@ -476,41 +518,65 @@ class _Search:
         # pieces does not matter.
         if len(classes) == 1:
             # One class: a piece per provider (no product to take).
-            class_id, amount = classes[0], wanted[0]
+            class_id = classes[0]
             for root_id, choice in per_class[0].items():
                 for provider_id in choice:
                     own = (provider_id,)
                     if checked and not self._has_traits(own, required,
                                                         forbidden):
                         continue
-                    pieces.append(_Piece(root_id,
-                                         ((provider_id, class_id, amount),),
-                                         own, False))
+                    pieces.append(_Piece(root_id, (provider_id, class_id),
+                                         wanted, own, False))
             return pieces
-        for root_id in roots:
-            choices = [trees[root_id] for trees in per_class]
-            if max(map(len, choices)) == 1:
-                combos = (tuple(map(_FIRST, choices)),)
-            else:
-                combos = itertools.product(*choices)
-            for providers in combos:
-                distinct = set(providers)
-                if len(distinct) == 1:
-                    # One provider gives every class (the usual case): its
-                    # classes are in order already.
-                    distinct = providers[:1]
-                    if checked and not self._has_traits(distinct, required,
-                                                        forbidden):
-                        continue
-                    taken = tuple(zip(providers, classes, wanted))
-                else:
-                    distinct = tuple(sorted(distinct))
-                    if checked and not self._has_traits(distinct, required,
-                                                        forbidden):
-                        continue
-                    taken = tuple(sorted(zip(providers, classes, wanted)))
-                pieces.append(_Piece(root_id, taken, distinct, False))
+        count = len(classes)
+        roots = list(roots)
+        if all(max(map(len, trees.values())) == 1 for trees in per_class):
+            # One provider per class and tree (the usual case): each
+            # tree's providers, one per class, in one product-less pass.
+            combos_of = zip(roots, zip(*[
+                list(map(_FIRST, map(trees.__getitem__, roots)))
+                for trees in per_class]))
+        else:
+            combos_of = ((root_id, providers) for root_id in roots
+                         for providers in itertools.product(*[
+                             trees[root_id] for trees in per_class]))
+        shapes = {}
+        for root_id, providers in combos_of:
+            first = providers[0]
+            if providers.count(first) == count:
+                # One provider gives every class: its classes are in order
+                # already.
+                distinct = (first,)
+                if checked and not self._has_traits(distinct, required,
+                                                    forbidden):
+                    continue
+                pieces.append(_Piece(root_id, _pairs(first, classes),
+                                     wanted, distinct, False))
+                continue
+            distinct = sorted(set(providers))
+            if checked and not self._has_traits(distinct, required,
+                                                forbidden):
+                continue
+            # Pairs sorted by provider, then class: the order depends only
+            # on which class each of the distinct providers gives.
+            pattern = tuple(map(distinct.index, providers))
+            shape = shapes.get(pattern)
+            if shape is None:
+                order = sorted(range(count), key=pattern.__getitem__)
+                shape = shapes[pattern] = (
+                    order, list(_chain((None, classes[i]) for i in order)),
+                    tuple([wanted[i] for i in order]))
+            order, pairs, taken = shape
+            pairs = pairs.copy()
+            pairs[::2] = map(providers.__getitem__, order)
+            pieces.append(_Piece(root_id, tuple(pairs), taken,
+                                 tuple(distinct), False))
         return pieces
+
+
+def _pairs(provider_id, class_ids):
+    """(provider id, class id, provider id, class id, ...)."""
+    return tuple(_chain(zip(itertools.repeat(provider_id), class_ids)))
 
 
 def _known_class_ids(context, names):

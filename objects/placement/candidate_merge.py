@@ -8,30 +8,29 @@ take from one provider per tree.
 allocation_candidate search that found them, whose rows (``usage``) and
 trees (``providers``, ``root_of``, ``read_trees``) are read here.
 """
-import collections
 import itertools
 
 from objects.placement import candidate_reads as reads
+
+_chain = itertools.chain.from_iterable
 
 
 def merge(pieces, search, group_policy, same_subtrees):
     """Requests satisfying every group: one piece per group, all of one
     anchor tree, kept if they follow group_policy and same_subtree and if
     the amounts they add up on one inventory still fit. Each request is
-    (pairs, amounts, mapped), as in Found.requests (unsorted)."""
+    (pairs, amounts, mapped), as in Found.requests (unsorted).
+
+    Every piece's own amounts fit (the reads found each (provider, class,
+    amount) with room, and a piece takes a class once): only amounts that
+    several groups add up on one inventory are checked again, against
+    ``search.usage``."""
     suffixes = list(pieces)
     if len(suffixes) == 1:
-        # One group: each piece is a request (its amounts were found to
-        # fit one by one, and it takes each class once).
+        # One group: each piece is a request.
         found, = pieces.values()
-        merged = {}
-        for piece in found:
-            pairs, amounts = [], []
-            for provider_id, class_id, amount in piece.resources:
-                pairs += (provider_id, class_id)
-                amounts.append(amount)
-            merged[tuple(pairs), tuple(amounts), (piece.providers,)] = None
-        return list(merged)
+        return _once([(piece.pairs, piece.amounts, (piece.providers,))
+                      for piece in found], search)
     granular = len([s for s in suffixes if s])
     rooms = {}
 
@@ -42,37 +41,72 @@ def merge(pieces, search, group_policy, same_subtrees):
                 search.usage[provider_id, class_id])
         return amount <= free
 
-    # Every piece of a group takes all its classes: amounts can add up
-    # only if two groups ask for one class.
-    asked = [c for found in pieces.values() if found
-             for c in {c for _, c, _ in found[0].resources}]
-    may_add_up = len(asked) != len(set(asked))
-    by_anchor = collections.defaultdict(lambda: collections.defaultdict(list))
-    for suffix, found in pieces.items():
+    # For each group, {anchor: its pieces of that anchor's tree}.
+    per_group = []
+    for found in pieces.values():
+        of_anchor = {}
         for piece in found:
-            # A piece whose own amounts do not fit is in no request: added
-            # to another group's they would fit even less. The others'
-            # amounts need checking again only where two groups add up.
-            for provider_id, class_id, amount in piece.resources:
-                free = rooms.get((provider_id, class_id))
-                if free is None:
-                    free = rooms[provider_id, class_id] = _room(
-                        search.usage[provider_id, class_id])
-                if amount > free:
-                    break
+            held = of_anchor.get(piece.anchor)
+            if held is None:
+                of_anchor[piece.anchor] = [piece]
             else:
-                by_anchor[piece.anchor][suffix].append(piece)
+                held.append(piece)
+        per_group.append(of_anchor)
     if same_subtrees:
         search.read_trees({p.anchor for found in pieces.values()
                            for p in found}
                           | {search.root_of[i] for found in pieces.values()
                              for p in found for i in p.providers})
-    merged = {}
-    for anchor, lists in by_anchor.items():
-        if len(lists) != len(suffixes):
+    isolate = group_policy == 'isolate'
+    merged = []
+    add = merged.append
+
+    def add_combo(combo, mapped):
+        resources = sorted(_chain(
+            zip(p.pairs[::2], p.pairs[1::2], p.amounts) for p in combo))
+        # A provider's class taken by several groups is added up (sorted,
+        # they are next to each other) and must still fit.
+        pairs, amounts = [], []
+        last_provider = last_class = None
+        summed = False
+        for provider_id, class_id, amount in resources:
+            if provider_id == last_provider and class_id == last_class:
+                amounts[-1] += amount
+                summed = True
+            else:
+                pairs += (provider_id, class_id)
+                amounts.append(amount)
+                last_provider, last_class = provider_id, class_id
+        if summed and not all(
+                fits(pairs[2 * i], pairs[2 * i + 1], amount)
+                for i, amount in enumerate(amounts)):
+            return
+        add((tuple(pairs), tuple(amounts), mapped))
+
+    for anchor in set(per_group[0]).intersection(*per_group[1:]):
+        lists = [of_anchor[anchor] for of_anchor in per_group]
+        if len(lists) == 2 and not isolate and not same_subtrees:
+            # Two pieces whose providers do not interleave (the usual case:
+            # one provider each) are the request one after the other, in
+            # order.
+            for first in lists[0]:
+                pairs, amounts = first.pairs, first.amounts
+                providers = first.providers
+                for second in lists[1]:
+                    mapped = (providers, second.providers)
+                    if pairs and second.pairs:
+                        if pairs[-2] < second.pairs[0]:
+                            add((pairs + second.pairs,
+                                 amounts + second.amounts, mapped))
+                            continue
+                        if second.pairs[-2] < pairs[0]:
+                            add((second.pairs + pairs,
+                                 second.amounts + amounts, mapped))
+                            continue
+                    add_combo((first, second), mapped)
             continue
-        for combo in itertools.product(*[lists[s] for s in suffixes]):
-            if group_policy == 'isolate' and len(set().union(*(
+        for combo in itertools.product(*lists):
+            if isolate and len(set().union(*(
                     p.providers for p in combo
                     if p.same_provider))) != granular:
                 continue
@@ -82,44 +116,22 @@ def merge(pieces, search, group_policy, same_subtrees):
                         *(mapped[s] for s in subtree)), search)
                         for subtree in same_subtrees):
                     continue
-            resources = []
-            mapped = []
-            for piece in combo:
-                resources += piece.resources
-                mapped.append(piece.providers)
-            resources.sort()
-            mapped = tuple(mapped)
-            pairs, amounts = [], []
-            if not may_add_up:
-                for provider_id, class_id, amount in resources:
-                    pairs += (provider_id, class_id)
-                    amounts.append(amount)
-                merged[tuple(pairs), tuple(amounts), mapped] = None
-                continue
-            # A provider's class taken by several groups is added up
-            # (sorted, they are next to each other) and must still fit.
-            last_provider = last_class = None
-            summed = False
-            for provider_id, class_id, amount in resources:
-                if provider_id == last_provider and class_id == last_class:
-                    amounts[-1] += amount
-                    summed = True
-                else:
-                    pairs += (provider_id, class_id)
-                    amounts.append(amount)
-                    last_provider, last_class = provider_id, class_id
-            if summed and not all(
-                    fits(pairs[2 * i], pairs[2 * i + 1], amount)
-                    for i, amount in enumerate(amounts)):
-                continue
-            merged[tuple(pairs), tuple(amounts), mapped] = None
-    return list(merged)
+            add_combo(combo, tuple([p.providers for p in combo]))
+    return _once(merged, search)
+
+
+def _once(requests, search):
+    """``requests`` with each one once: one is found twice only through
+    a sharing provider, whose pieces repeat for each tree it anchors."""
+    if search.anchored:
+        return list(dict.fromkeys(requests))
+    return requests
 
 
 def _room(fit):
-    """What the inventory of a providers_with_room row can still take in
-    one allocation."""
-    _, _, _, _, total, reserved, ratio, allocated, max_unit = fit
+    """What the inventory of a room_and_traits row (read with its
+    inventory) can still take in one allocation."""
+    total, reserved, ratio, allocated, max_unit = fit[4:9]
     return min(reads.capacity(total, reserved, ratio) - allocated, max_unit)
 
 

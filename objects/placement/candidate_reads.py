@@ -66,9 +66,12 @@ def _rows(conn, statement, **params):
     string, which the drivers give as SQLAlchemy would. On PostgreSQL,
     whose binds here are all plain values (no expanding IN list), the
     statement goes straight to the driver's cursor: SQLAlchemy's cache
-    look-up and result set-up cost more than a small read itself."""
+    look-up and result set-up cost more than a small read itself, and
+    its rows come in the binary format (thousands of values parsed from
+    text cost more than the statement's execution)."""
     if conn.dialect.name == 'postgresql':
-        return library_compat.driver_execute(conn, statement, params)
+        return library_compat.driver_execute(conn, statement, params,
+                                             binary=True)
     return library_compat.driver_rows(conn.execute(statement, params))
 
 
@@ -111,18 +114,35 @@ def _providers_with_room(dialect, pairs, with_inventory):
         wanted.c.amount % INVENTORIES.c.step_size == 0)
 
 
-def providers_with_room(conn, wanted, with_inventory=True):
-    """Rows (provider id, root id, class id, amount[, total, reserved,
-    allocation_ratio, allocated, max_unit]): every provider with room for
-    one of ``wanted``, a set of (class id, amount), with its root and, if
-    ``with_inventory``, the inventory row."""
-    if not wanted:
-        return []
-    params = {}
+def _room_and_traits(dialect, pairs, with_inventory):
+    # The rows of _providers_with_room with a null name, then one for each
+    # (trait named ``names``, provider having it or null) with a null
+    # amount: one round trip where there were two.
+    room = _providers_with_room(dialect, pairs, with_inventory)
+    room = room.add_columns(sa.cast(sa.null(), TRAITS.c.name.type))
+    padding = [sa.null()] * (len(room.selected_columns) - 4)
+    return sa.union_all(room, sa.select(
+        RP_TRAITS.c.resource_provider_id, sa.null(), TRAITS.c.id, *padding,
+        TRAITS.c.name,
+    ).select_from(TRAITS.outerjoin(
+        RP_TRAITS, RP_TRAITS.c.trait_id == TRAITS.c.id)
+    ).where(_in(dialect, TRAITS.c.name, 'names')))
+
+
+def room_and_traits(conn, wanted, trait_names, with_inventory=True):
+    """Every provider with room for one of ``wanted`` (a non-empty set of
+    (class id, amount)) and the traits of ``trait_names`` that exist, in
+    one statement, as rows in any order: (provider id, root id, class
+    id, amount[, total, reserved, allocation_ratio, allocated, max_unit],
+    None) for each provider with room, with its root and, if
+    ``with_inventory``, the inventory row; (provider id or None, None,
+    trait id, None[, None x 5], name) for each provider having one of
+    the traits (None: no provider has it)."""
+    params = {'names': _values(conn, trait_names, ids=False)}
     for i, (class_id, amount) in enumerate(sorted(wanted)):
         params['class%d' % i] = class_id
         params['amount%d' % i] = amount
-    return _rows(conn, _statement(conn, _providers_with_room, len(wanted),
+    return _rows(conn, _statement(conn, _room_and_traits, len(wanted),
                                   bool(with_inventory)), **params)
 
 
@@ -273,12 +293,12 @@ def _trees(dialect):
 
 
 def trees(conn, root_ids):
-    """({id: (uuid, parent id, root id)}, {id: (class ids, flat amounts)},
-    {id: set of trait names}, set of the class ids of those inventories):
-    every provider in the trees of ``root_ids``, its inventories and its
-    traits. A provider's inventories are the list of their class ids and
-    the flat list (capacity, used, capacity, used, ...) of their amounts,
-    in the same order: what a summary is written from in one format."""
+    """({id: (uuid, parent id, root id)}, {id: [class id, capacity, used,
+    class id, capacity, used, ...]}, {id: set of trait names}, set of the
+    class ids of those inventories): every provider in the trees of
+    ``root_ids``, its inventories (one flat list per provider, in the
+    order read: what a summary is written from, and compared whole with
+    another provider's) and its traits."""
     providers, inventories = {}, {}
     traits = collections.defaultdict(set)
     classes = set()
@@ -287,20 +307,19 @@ def trees(conn, root_ids):
     for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
          allocated) in _rows(conn, _statement(conn, _trees),
                              ids=_values(conn, root_ids)):
-        if root_id is None:
-            traits[provider_id].add(name)
-        elif class_id is None:
-            providers[provider_id] = (name, parent_id, root_id)
-        else:
+        if class_id is not None:
             held = inventories.get(provider_id)
             if held is None:
                 providers[provider_id] = (name, parent_id, root_id)
-                inventories[provider_id] = ([class_id], [
-                    int(usable * ratio), allocated])
+                inventories[provider_id] = [class_id, int(usable * ratio),
+                                            allocated]
             else:
-                held[0].append(class_id)
-                held[1].extend((int(usable * ratio), allocated))
+                held += (class_id, int(usable * ratio), allocated)
             classes.add(class_id)
+        elif root_id is None:
+            traits[provider_id].add(name)
+        else:
+            providers[provider_id] = (name, parent_id, root_id)
     return providers, inventories, traits, classes
 
 

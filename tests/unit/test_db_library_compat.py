@@ -90,6 +90,27 @@ class DriverExecuteTest(base.DatabaseTestCase):
         self.assertEqual(expected, [tuple(row) for row in rows])
         self.assertEqual(1, len(sent))
 
+    def test_binary_rows_are_the_same(self):
+        # Integers, a float and a string: the binary format (psycopg) gives
+        # the values the text format does, of the same types.
+        from db import session
+        query = sqlalchemy.select(
+            sqlalchemy.literal(7, sqlalchemy.Integer),
+            sqlalchemy.literal(2 ** 40, sqlalchemy.BigInteger),
+            sqlalchemy.literal(0.1, sqlalchemy.Float),
+            sqlalchemy.null(),
+            sqlalchemy.bindparam('name', type_=sqlalchemy.String(36)))
+        with session.get_engine().connect() as conn:
+            text = library_compat.driver_execute(conn, query, {'name': 'a'})
+            binary = library_compat.driver_execute(conn, query, {'name': 'a'},
+                                                   binary=True)
+        self.assertEqual([(7, 2 ** 40, 0.1, None, 'a')],
+                         [tuple(row) for row in text])
+        self.assertEqual([tuple(row) for row in text],
+                         [tuple(row) for row in binary])
+        self.assertEqual([int, int, float, type(None), str],
+                         [type(v) for v in binary[0]])
+
     def test_lost_connection(self):
         from oslo_db import exception as oslo_db_exc
         from db import session

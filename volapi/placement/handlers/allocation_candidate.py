@@ -1,5 +1,6 @@
 """Handler of GET /allocation_candidates (1.10)."""
 import json
+import operator
 import re
 
 import webob.exc
@@ -59,13 +60,16 @@ def _answer(context, version, params, groups):
 # What json.dumps writes as is (ensure_ascii): printable ASCII but the
 # quote and the backslash. Uuids and class and trait names are all such.
 _PLAIN = re.compile(r'[ !#-\[\]-~]*')
+_UUID = operator.itemgetter(0)  # of a Found.providers value
 
 
 def _json_strings(strings):
     """[the JSON text of each of ``strings``], as json.dumps writes it."""
     strings = list(strings)
     if _PLAIN.fullmatch(''.join(strings)):
-        return ['"%s"' % s for s in strings]
+        # Quoted in one join and split at a character no plain string has.
+        return ('"%s"' % '"\n"'.join(strings)).split('\n') if strings \
+            else []
     return [json.dumps(s) for s in strings]
 
 
@@ -81,7 +85,7 @@ def body(found, version, groups):
     requests would otherwise be a dict tree built only to be encoded)."""
     providers = found.providers
     uuids = dict(zip(providers, _json_strings(
-        uuid for uuid, _, _ in providers.values())))
+        map(_UUID, providers.values()))))
     uuids[None] = 'null'
     names = found.class_names
     classes = dict(zip(names, _json_strings(names.values())))
@@ -91,126 +95,160 @@ def body(found, version, groups):
         names = {c: n for c, n in names.items() if n in wanted}
     inventory = {c: '%s: {"capacity": %%d, "used": %%d}' % _literal(
         classes[c]) for c in names}
-    return ('{"allocation_requests": [%s], "provider_summaries": {%s}}' % (
+    return ''.join((
+        '{"allocation_requests": [',
         ', '.join(_requests(found, version, uuids, classes)),
-        ', '.join(_summaries(found, version, uuids, inventory)))
-    ).encode('ascii')
+        '], "provider_summaries": {',
+        ', '.join(_summaries(found, version, uuids, inventory)),
+        '}}')).encode('ascii')
 
 
 def _requests(found, version, uuids, classes):
     """The JSON text of each allocation request: the dict form of PUT
     /allocations from 1.12 (with mappings from 1.34), the list form
     before. Requests of one shape (the same classes and amounts, taken
-    from as many providers as each other) share one template, filled
-    with their providers' uuids in one format."""
-    by_suffix = None
+    from as many providers as each other) share one list of the text
+    around their providers' uuids and mappings, which each request's
+    values are slotted into and joined (a %-format costs several times
+    more)."""
+    suffixes = None
     if version.matches((1, 34)):
-        by_suffix = ', "mappings": {%s}' % ', '.join(
-            '%s: [%%s]' % _literal(name)
-            for name in _json_strings(found.suffixes))
-    order = {p: uuid for p, (uuid, _, _) in found.providers.items()
-             }.__getitem__
-    templates = {}
+        suffixes = _json_strings(found.suffixes)
+    providers = found.providers
+
+    def order(provider_id):
+        return providers[provider_id][0]  # its uuid
+
+    uuid_of = uuids.__getitem__
+    shapes = {}
     mapped_text = {}
     for pairs, amounts, mapped in found.requests:
-        providers = pairs[::2]
-        held = dict.fromkeys(providers)
-        if len(held) == len(providers):
-            counts = None
-        else:
-            # Sorted by provider: each one's classes are next to each other.
-            counts = tuple(map(providers.count, held))
-        key = (pairs[1::2], amounts, counts)
-        template = templates.get(key)
-        if template is None:
-            template = templates[key] = _request_template(
-                key, version, classes, by_suffix)
-        values = [uuids[p] for p in held]
-        if by_suffix is not None:
+        # The providers in order and how many classes each gives (sorted
+        # by provider, each one's classes are next to each other).
+        held, counts, last = [], [], None
+        for provider_id in pairs[::2]:
+            if provider_id != last:
+                held.append(provider_id)
+                counts.append(1)
+                last = provider_id
+            else:
+                counts[-1] += 1
+        key = (pairs[1::2], amounts, tuple(counts))
+        values = list(map(uuid_of, held))
+        shape = shapes.get(key)
+        if shape is None:
+            shape = shapes[key] = _request_shape(key, version, classes,
+                                                 suffixes)
+        if suffixes is not None:
             for ids in mapped:
+                if len(ids) == 1:
+                    values.append(uuid_of(ids[0]))
+                    continue
+                if len(ids) == 2:
+                    # Sorted by uuid, as Placement lists them.
+                    first, second = ids
+                    if providers[second][0] < providers[first][0]:
+                        first, second = second, first
+                    values.append(uuid_of(first) + ', ' + uuid_of(second))
+                    continue
                 text = mapped_text.get(ids)
                 if text is None:
                     text = mapped_text[ids] = ', '.join(
                         [uuids[p] for p in sorted(ids, key=order)])
                 values.append(text)
-        yield template % tuple(values)
+        parts = shape.copy()
+        parts[1::2] = values
+        yield ''.join(parts)
 
 
-def _request_template(key, version, classes, by_suffix):
-    """The %-template of a request of shape ``key`` (class ids, amounts,
-    how many classes each provider gives, None for one each): a %s for
-    each provider's uuid, then one for each group's mapping."""
+def _request_shape(key, version, classes, suffixes):
+    """The text of a request of shape ``key`` (class ids, amounts, how
+    many classes each provider gives) as a list:
+    the literal text, with a None between two literals for each
+    provider's uuid, then for each group's mapping (``suffixes``, the
+    JSON text of each group's name, or None before 1.34)."""
     class_ids, amounts, counts = key
-    resources = ['%s: %d' % (_literal(classes[c]), a)
+    resources = ['%s: %d' % (classes[c], a)
                  for c, a in zip(class_ids, amounts)]
+    slot = None
     if version.matches((1, 12)):
-        held = '%%s: {"resources": {%s}}'
-        template = '{"allocations": {%s}'
+        items = ['{"allocations": {']
+        before, after = '', ': {"resources": {%s}}'
+        close = '}'
     else:
-        held = '{"resource_provider": {"uuid": %%s}, "resources": {%s}}'
-        template = '{"allocations": [%s]'
-    parts, start = [], 0
-    for count in counts or [1] * len(class_ids):
-        parts.append(held % ', '.join(resources[start:start + count]))
+        items = ['{"allocations": [']
+        before = '{"resource_provider": {"uuid": '
+        after = '}, "resources": {%s}}'
+        close = ']'
+    start = 0
+    for i, count in enumerate(counts):
+        items += [', ' if i else '', before, slot,
+                  after % ', '.join(resources[start:start + count])]
         start += count
-    template = template % ', '.join(parts)
-    if by_suffix is not None:
-        template += by_suffix
-    return template + '}'
+    items.append(close)
+    if suffixes is not None:
+        items.append(', "mappings": {')
+        for i, name in enumerate(suffixes):
+            items += [', ' if i else '', name, ': [', slot, ']']
+        items.append('}')
+    items.append('}')
+    shape, text = [], ''
+    for item in items:
+        if item is slot:
+            shape += (text, slot)
+            text = ''
+        else:
+            text += item
+    shape.append(text)
+    return shape
 
 
 def _summaries(found, version, uuids, inventory):
     """The JSON text of each provider summary: traits from 1.17; parent
     and root uuids from 1.29. ``inventory``: {class id: the text of its
-    amounts, to format with (capacity, used)}. Providers with the same
-    classes share one template, filled in one format."""
+    amounts, to format with (capacity, used)}. The text of a provider's
+    resources is written once for all the providers with the same
+    inventories (a fleet's hosts mostly have the same); each summary is
+    then joined from its parts (a %-format costs several times more)."""
     with_traits, with_tree = version.matches((1, 17)), version.matches(
         (1, 29))
-    tail = '}'
     if with_traits:
-        tail += ', "traits": [%s]'
         names = set().union(*found.traits.values())
         quoted = dict(zip(names, _json_strings(names)))
         traits = {provider_id: ', '.join([quoted[n] for n in sorted(held)])
                   for provider_id, held in found.traits.items()}
-    if with_tree:
-        tail += ', "parent_provider_uuid": %s, "root_provider_uuid": %s'
-    tail += '}'
     providers, inventories = found.providers, found.inventories
-    templates = {}
-    none = ((), ())
+    texts = {}
     for provider_id in found.summarised:
-        class_ids, amounts = inventories.get(provider_id, none)
-        key = tuple(class_ids)
-        shape = templates.get(key)
-        if shape is None:
-            shape = templates[key] = _summary_shape(key, inventory, tail)
-        template, picks = shape
-        if picks is not None:
-            amounts = [amounts[i] for i in picks]
+        key = tuple(inventories.get(provider_id, ()))
+        resources = texts.get(key)
+        if resources is None:
+            resources = texts[key] = _resources_text(key, inventory)
         if with_tree:
             _, parent_id, root_id = providers[provider_id]
             if with_traits:
-                yield template % (uuids[provider_id], *amounts,
-                                  traits.get(provider_id, ''),
-                                  uuids[parent_id], uuids[root_id])
+                yield ''.join((
+                    uuids[provider_id], resources, '}, "traits": [',
+                    traits.get(provider_id, ''),
+                    '], "parent_provider_uuid": ', uuids[parent_id],
+                    ', "root_provider_uuid": ', uuids[root_id], '}'))
             else:
-                yield template % (uuids[provider_id], *amounts,
-                                  uuids[parent_id], uuids[root_id])
+                yield ''.join((
+                    uuids[provider_id], resources,
+                    '}, "parent_provider_uuid": ', uuids[parent_id],
+                    ', "root_provider_uuid": ', uuids[root_id], '}'))
         elif with_traits:
-            yield template % (uuids[provider_id], *amounts,
-                              traits.get(provider_id, ''))
+            yield ''.join((uuids[provider_id], resources, '}, "traits": [',
+                           traits.get(provider_id, ''), ']}'))
         else:
-            yield template % (uuids[provider_id], *amounts)
+            yield ''.join((uuids[provider_id], resources, '}}'))
 
 
-def _summary_shape(class_ids, inventory, tail):
-    """(The %-template of the summary of a provider with inventories of
-    ``class_ids``, the indexes of the amounts it shows or None for all):
-    classes not in ``inventory`` are not shown."""
-    kept = [i for i, c in enumerate(class_ids) if c in inventory]
-    template = '%%s: {"resources": {%s%s' % (', '.join(
-        inventory[class_ids[i]] for i in kept), tail)
-    if len(kept) == len(class_ids):
-        return template, None
-    return template, [j for i in kept for j in (2 * i, 2 * i + 1)]
+def _resources_text(held, inventory):
+    """': {"resources": {...' of a provider with inventories ``held``
+    (class id, capacity, used, ...): classes not in ``inventory`` are not
+    shown."""
+    return ': {"resources": {%s' % ', '.join([
+        inventory[c] % (capacity, used)
+        for c, capacity, used in zip(held[::3], held[1::3], held[2::3])
+        if c in inventory])
