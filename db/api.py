@@ -248,7 +248,7 @@ def update_or_explain(context, model, ident, values, expected_values=None,
     what = getattr(model, 'cas_name', model.__table__.name)
     conditions = [cond.Expect(_id_column(model).key, ident)]
     conditions += cond.as_conditions(model, expected_values, filters)
-    if attempt is not None and (then or first) or then and first:
+    if (attempt is not None and (then or first)) or (then and first):
         raise exceptions.InvalidUpdate('an attempt of its own cannot make '
                                        'the writes that go with the swap, '
                                        'nor can a swap make them both first '

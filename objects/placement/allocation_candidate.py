@@ -287,6 +287,9 @@ class _Search:
             rows = ()
             trait_ids, holders = reads.traits_and_holders(conn, trait_names)
             self.trait_ids, self.holders = trait_ids, holders
+        # Two loops: most requests read no inventory rows, and unpacking a
+        # row whole costs less than slicing it (one loop with a slice for
+        # both made the granular query 10-20% slower in process).
         if usage is None:
             for provider_id, root_id, class_id, amount, name in rows:
                 if amount is None:

@@ -75,6 +75,17 @@ def _rows(conn, statement, **params):
     return library_compat.driver_rows(conn.execute(statement, params))
 
 
+def _hashed_providers(dialect):
+    """The providers (id, root_provider_id) to join many rows to. PostgreSQL
+    expects a row or two from the other side's filter and looks each
+    provider up by its key, hundreds of times (half a statement's time);
+    behind OFFSET 0 the providers are one scan, hashed."""
+    if dialect != 'postgresql':
+        return PROVIDERS
+    return sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id
+                     ).offset(0).subquery('providers')
+
+
 def _providers_with_room(dialect, pairs, with_inventory):
     """The inventories with room for one of the (class, amount) pairs
     bound as class<i>, amount<i>: the pairs are a derived table joined to
@@ -86,14 +97,7 @@ def _providers_with_room(dialect, pairs, with_inventory):
                         .label('amount')) for i in range(pairs)]
     wanted = (wanted[0] if pairs == 1 else sa.union_all(*wanted)).subquery(
         'wanted')
-    providers = PROVIDERS
-    if dialect == 'postgresql':
-        # PostgreSQL expects a row or two from the inventories' filter and
-        # looks each provider up by its key, hundreds of times (half the
-        # statement's time); behind OFFSET 0 the providers are one scan
-        # hashed instead.
-        providers = sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id
-                              ).offset(0).subquery('providers')
+    providers = _hashed_providers(dialect)
     columns = [INVENTORIES.c.resource_provider_id,
                providers.c.root_provider_id, wanted.c.class_id,
                wanted.c.amount]
@@ -239,12 +243,7 @@ def _sharing_anchors(dialect):
     # the rows on the server costs more than sending the repeats).
     mine = RP_AGGREGATES.alias('mine')
     theirs = RP_AGGREGATES.alias('theirs')
-    providers = PROVIDERS
-    if dialect == 'postgresql':
-        # One scan of the providers hashed, not a look-up by key per row
-        # (see _providers_with_room).
-        providers = sa.select(PROVIDERS.c.id, PROVIDERS.c.root_provider_id
-                              ).offset(0).subquery('providers')
+    providers = _hashed_providers(dialect)
     return sa.select(mine.c.resource_provider_id,
                      providers.c.root_provider_id).select_from(
         mine.join(theirs, theirs.c.aggregate_id == mine.c.aggregate_id)
