@@ -132,6 +132,8 @@ def main():
         migration.sync()
         app = wsgi.setup_app(conf)
         bench.populate(None, call=caller(app))
+        if scratch.startswith('postgresql'):
+            bench.analyze(scratch)
         gc.freeze()
         get = getter(app)
         engine = session.get_engine()

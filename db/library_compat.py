@@ -22,7 +22,12 @@ one place; tests/unit/test_db_library_compat.py fails when one changes.
   (driver_execute) with SQLAlchemy's cursor events and its handling of a
   driver's error (oslo.db's translation, invalidation of a lost
   connection), without its statement cache look-up and result setup.
+  driver_send also enters psycopg's pipeline mode (its public
+  ``Connection.pipeline()``) on the DBAPI connection SQLAlchemy holds, so
+  that a statement is sent before its rows are wanted.
 """
+import contextlib
+
 import sqlalchemy
 
 
@@ -59,15 +64,8 @@ def driver_rows(result):
 _COMPILED = {}
 
 
-def driver_execute(conn, statement, params, binary=False):
-    """Every row of ``statement`` (a SELECT whose binds and columns need no
-    processing on this dialect) with ``params`` (by name), as the driver's
-    tuples, run on ``conn``'s DBAPI cursor. On psycopg this spares reading
-    the cursor's description, which builds an object per column.
-    ``binary``: on psycopg, the rows in PostgreSQL's binary format, which
-    the driver reads faster than text (an integer or a float is copied
-    instead of parsed); the values are the same. Other drivers have one
-    format."""
+def _compiled(conn, statement, params):
+    """(SQL text, parameters in the driver's form) of ``statement``."""
     key = (conn.dialect.name, statement)
     compiled = _COMPILED.get(key)
     if compiled is None:
@@ -79,23 +77,114 @@ def driver_execute(conn, statement, params, binary=False):
     params = dict(defaults, **params)
     if positions is not None:
         params = tuple(params[name] for name in positions)
+    return sql, params
+
+
+def _cursor(conn, binary):
     dbapi_connection = conn.connection
+    if binary and conn.dialect.driver == 'psycopg':
+        return dbapi_connection.cursor(binary=True)
+    return dbapi_connection.cursor()
+
+
+def _before(conn, cursor, sql, params):
+    if conn._has_events or conn.engine._has_events:
+        for listener in conn.dispatch.before_cursor_execute:
+            sql, params = listener(conn, cursor, sql, params, None, False)
+    return sql, params
+
+
+def _after(conn, cursor, sql, params):
+    if conn._has_events or conn.engine._has_events:
+        conn.dispatch.after_cursor_execute(conn, cursor, sql, params, None,
+                                           False)
+
+
+def driver_execute(conn, statement, params, binary=False):
+    """Every row of ``statement`` (a SELECT whose binds and columns need no
+    processing on this dialect) with ``params`` (by name), as the driver's
+    tuples, run on ``conn``'s DBAPI cursor. On psycopg this spares reading
+    the cursor's description, which builds an object per column.
+    ``binary``: on psycopg, the rows in PostgreSQL's binary format, which
+    the driver reads faster than text (an integer or a float is copied
+    instead of parsed); the values are the same. Other drivers have one
+    format."""
+    sql, params = _compiled(conn, statement, params)
     cursor = None
     try:
-        cursor = dbapi_connection.cursor(binary=True) \
-            if binary and conn.dialect.driver == 'psycopg' \
-            else dbapi_connection.cursor()
-        if conn._has_events or conn.engine._has_events:
-            for listener in conn.dispatch.before_cursor_execute:
-                sql, params = listener(conn, cursor, sql, params, None, False)
+        cursor = _cursor(conn, binary)
+        sql, params = _before(conn, cursor, sql, params)
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-        if conn._has_events or conn.engine._has_events:
-            conn.dispatch.after_cursor_execute(conn, cursor, sql, params,
-                                               None, False)
+        _after(conn, cursor, sql, params)
         return rows
     except Exception as error:
         conn._handle_dbapi_exception(error, sql, params, cursor, None)
     finally:
         if cursor is not None:
             cursor.close()
+
+
+class SentRead:
+    """A read driver_send has sent: ``rows()`` gives driver_execute's
+    rows; ``close()`` (after rows(), or instead of it) leaves ``conn`` as
+    it was. Nothing else may run on ``conn`` in between."""
+
+    def __init__(self, conn, statement, params, binary):
+        self._conn = conn
+        self._rows = self._cursor = None
+        self._sql, self._params = _compiled(conn, statement, params)
+        self._pipeline = contextlib.ExitStack()
+        try:
+            self._cursor = _cursor(conn, binary)
+            self._sql, self._params = _before(conn, self._cursor, self._sql,
+                                              self._params)
+            self._pipeline.enter_context(
+                conn.connection.driver_connection.pipeline())
+            self._cursor.execute(self._sql, self._params)
+        except Exception as error:
+            self._failed(error)
+
+    def rows(self):
+        if self._rows is None:
+            try:
+                # Leaving pipeline mode waits for the statement's results.
+                self._pipeline.close()
+                self._rows = self._cursor.fetchall()
+                _after(self._conn, self._cursor, self._sql, self._params)
+            except Exception as error:
+                self._failed(error)
+            finally:
+                self._close_cursor()
+        return self._rows
+
+    def close(self):
+        if self._cursor is not None:
+            try:
+                self._pipeline.close()
+            except Exception as error:
+                self._failed(error)
+            finally:
+                self._close_cursor()
+
+    def _close_cursor(self):
+        cursor, self._cursor = self._cursor, None
+        if cursor is not None:
+            cursor.close()
+
+    def _failed(self, error):
+        try:
+            self._pipeline.close()
+        except Exception:
+            pass  # the connection is lost or aborted: error says why
+        cursor = self._cursor
+        self._close_cursor()
+        self._conn._handle_dbapi_exception(error, self._sql, self._params,
+                                           cursor, None)
+
+
+def driver_send(conn, statement, params, binary=False):
+    """driver_execute's read on psycopg, sent now and read later: a
+    SentRead. The statement goes out at once (in pipeline mode) and the
+    server runs it while the caller goes on, until ``rows()``."""
+    return SentRead(conn, statement, params, binary)

@@ -209,49 +209,76 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
         try:
-            anchors = search.anchor_roots(root_required, root_forbidden)
-            pieces = {suffix: search.pieces(suffix, group, anchors)
-                      for suffix, group in groups.items()}
-        except _NoMatch:
-            return NOTHING
-        merged = candidate_merge.merge(pieces, search, group_policy,
-                                       same_subtrees)
-        if not merged:
-            return NOTHING
-        # Oldest providers first (pairs first in each request), the order
-        # Placement's queries give, so that a limit keeps the same
-        # candidates.
-        merged.sort()
-        used = None
-        if not nested_aware and reads.has_nested_providers(conn):
-            merged, used = candidate_merge.without_nested(merged,
-                                                          search)
-        # The limit first, then the summaries of the trees kept only.
-        if limit and limit < len(merged):
-            merged = random.sample(merged, limit) if randomize \
-                else merged[:limit]
-        elif randomize:
-            random.shuffle(merged)
-        root_of = search.root_of.__getitem__
-        taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
-        used_trees = set(map(root_of, taken))
-        if all(group.resources for group in groups.values()):
-            search.read_trees(used_trees)
-        else:
-            # Resourceless groups (1.36) name providers that take nothing.
-            named = set(_chain(_chain([mapped for _, _, mapped in merged])))
-            search.read_trees(used_trees.union(map(root_of, named - taken)))
-        # Before 1.29: only the providers the requests use (before the
-        # limit) are summarised.
-        summarised = [p for p, (_, _, root_id) in search.providers.items()
-                      if root_id in used_trees
-                      and (used is None or p in used)]
-        # The classes of every inventory read (a few more than those
-        # summarised before 1.29, named all the same).
-        names = rc_obj.names_from_ids(context, search.classes)
+            return _find(search, context, groups, limit, group_policy,
+                         root_required, root_forbidden, same_subtrees,
+                         nested_aware, randomize)
+        finally:
+            search.close()
+
+
+def _find(search, context, groups, limit, group_policy, root_required,
+          root_forbidden, same_subtrees, nested_aware, randomize):
+    try:
+        anchors = search.anchor_roots(root_required, root_forbidden)
+        if _trees_known_early(groups, limit, root_required, root_forbidden,
+                              same_subtrees, nested_aware):
+            search.send_trees(search.possible_trees(groups))
+        pieces = {suffix: search.pieces(suffix, group, anchors)
+                  for suffix, group in groups.items()}
+    except _NoMatch:
+        return NOTHING
+    merged = candidate_merge.merge(pieces, search, group_policy,
+                                   same_subtrees)
+    if not merged:
+        return NOTHING
+    # Oldest providers first (pairs first in each request), the order
+    # Placement's queries give, so that a limit keeps the same candidates.
+    merged.sort()
+    used = None
+    if not nested_aware and reads.has_nested_providers(search.conn):
+        merged, used = candidate_merge.without_nested(merged, search)
+    # The limit first, then the summaries of the trees kept only.
+    if limit and limit < len(merged):
+        merged = random.sample(merged, limit) if randomize \
+            else merged[:limit]
+    elif randomize:
+        random.shuffle(merged)
+    root_of = search.root_of.__getitem__
+    taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
+    used_trees = set(map(root_of, taken))
+    if all(group.resources for group in groups.values()):
+        search.read_trees(used_trees)
+    else:
+        # Resourceless groups (1.36) name providers that take nothing.
+        named = set(_chain(_chain([mapped for _, _, mapped in merged])))
+        search.read_trees(used_trees.union(map(root_of, named - taken)))
+    # Before 1.29: only the providers the requests use (before the limit)
+    # are summarised.
+    summarised = [p for p, (_, _, root_id) in search.providers.items()
+                  if root_id in used_trees
+                  and (used is None or p in used)]
+    # The classes of every inventory read (a few more than those
+    # summarised before 1.29, named all the same).
+    names = rc_obj.names_from_ids(context, search.classes)
     names.update((c, n) for n, c in search.class_ids.items())
     return Found(merged, list(groups), search.providers, summarised,
                  search.inventories, search.traits, names)
+
+
+def _trees_known_early(groups, limit, root_required, root_forbidden,
+                       same_subtrees, nested_aware):
+    """Whether the trees the answer summarises are about those the first
+    read finds room in, so that they may be read while the candidates
+    are found (_Search.possible_trees): with no limit and nothing else
+    to narrow the candidates down, and no read meanwhile (a group without
+    resources reads its providers; before 1.29 the nested providers are
+    looked for)."""
+    return not (limit or root_required or root_forbidden or same_subtrees
+                or not nested_aware) and all(
+        group.resources and not (
+            group.required_traits or group.forbidden_traits
+            or group.member_of or group.forbidden_aggs or group.in_tree)
+        for group in groups.values())
 
 
 class _Search:
@@ -318,37 +345,91 @@ class _Search:
                         if sharing_id in ids}
         self.tree_of = reads.roots_of(
             conn, {g.in_tree for g in groups.values() if g.in_tree})
-        self._anchors = None
+        # {sharing provider id: roots of the trees it shares with}, read
+        # when first asked for.
+        self._anchors = {}
+        # Whether a piece may have been found for a tree other than its
+        # providers' own (through a sharing provider): then one request
+        # may be found more than once.
+        self.anchored = False
         # Providers of the trees read by read_trees(), their inventories
         # (as Found's) and traits.
         self.providers = {}
         self.inventories = {}
         self.traits = {}
         self.classes = set()
+        self._sent_trees = None
+
+    def send_trees(self, root_ids):
+        """Start reading the trees of ``root_ids`` (on PostgreSQL the
+        server reads them while the candidates are found); read_trees()
+        takes them in. No other read may run until then."""
+        self._sent_trees = reads.TreesRead(self.conn, root_ids)
+
+    def close(self):
+        """Leave the connection as it was (a tree read sent and not taken
+        in is dropped)."""
+        sent, self._sent_trees = self._sent_trees, None
+        if sent is not None:
+            sent.close()
 
     def read_trees(self, root_ids):
+        sent, self._sent_trees = self._sent_trees, None
+        if sent is not None:
+            self._add_trees(sent.result())
         missing = set(root_ids) - {
             root_id for _, _, root_id in self.providers.values()}
         if missing:
-            providers, inventories, traits, classes = reads.trees(
-                self.conn, missing)
-            self.providers.update(providers)
-            self.inventories.update(inventories)
-            self.traits.update(traits)
-            self.classes |= classes
+            self._add_trees(reads.trees(self.conn, missing))
 
-    @property
-    def anchored(self):
-        """Whether a piece may have been found for a tree other than its
-        providers' own (through a sharing provider): then one request may
-        be found more than once."""
-        return self._anchors is not None
+    def _add_trees(self, read):
+        providers, inventories, traits, classes = read
+        self.providers.update(providers)
+        self.inventories.update(inventories)
+        self.traits.update(traits)
+        self.classes |= classes
 
     def anchors_of(self, sharing_id):
-        if self._anchors is None:
-            with_room = self.sharing & set(self.root_of)
-            self._anchors = reads.sharing_anchors(self.conn, with_room)
-        return self._anchors.get(sharing_id, ())
+        """Roots of the trees ``sharing_id`` shares with (its own
+        included)."""
+        self.anchored = True
+        anchors = self._anchors.get(sharing_id)
+        if anchors is None:
+            # Read with those of every sharing provider found so far (with
+            # room, or by a resourceless group).
+            unread = self.sharing.intersection(self.root_of).difference(
+                self._anchors)
+            unread.add(sharing_id)
+            for provider_id in unread:
+                self._anchors[provider_id] = set()
+            for provider_id, anchors in reads.sharing_anchors(
+                    self.conn, unread).items():
+                self._anchors[provider_id] = anchors
+            anchors = self._anchors[sharing_id]
+        return anchors
+
+    def possible_trees(self, groups):
+        """Roots of every tree a candidate may take from, as the first
+        read tells (a superset: traits, aggregates and policies are not
+        looked at): those where each class of each group has a provider
+        with room (its own or, through a sharing provider, shared), and
+        those of the sharing providers so counted."""
+        possible = None
+        for group in groups.values():
+            for name, amount in group.resources.items():
+                if name not in self.class_ids:
+                    return set()  # pieces() tells which
+                roots = set()
+                for provider_id, root_id in self.fits[
+                        self.class_ids[name], amount]:
+                    if provider_id in self.sharing:
+                        roots |= self.anchors_of(provider_id)
+                    roots.add(root_id)
+                possible = roots if possible is None else possible & roots
+        possible = possible or set()
+        shared = {self.root_of[p] for p, anchors in self._anchors.items()
+                  if not possible.isdisjoint(anchors)}
+        return possible | shared
 
     def trait_id_sets(self, names_sets):
         """Names to ids, as Placement looks them up: the first unknown

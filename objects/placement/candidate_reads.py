@@ -75,6 +75,28 @@ def _rows(conn, statement, **params):
     return library_compat.driver_rows(conn.execute(statement, params))
 
 
+class _Done:
+    """A read that ran when it was sent (on drivers without pipelining)."""
+
+    def __init__(self, rows):
+        self._rows = rows
+
+    def rows(self):
+        return self._rows
+
+    def close(self):
+        pass
+
+
+def _send(conn, statement, **params):
+    """_rows' read, sent now: its rows() are read later (on PostgreSQL the
+    server runs it meanwhile); close() it in any case."""
+    if conn.dialect.name == 'postgresql':
+        return library_compat.driver_send(conn, statement, params,
+                                          binary=True)
+    return _Done(_rows(conn, statement, **params))
+
+
 def _hashed_providers(dialect):
     """The providers (id, root_provider_id) to join many rows to. PostgreSQL
     expects a row or two from the other side's filter and looks each
@@ -291,6 +313,37 @@ def _trees(dialect):
         .join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)))
 
 
+def _tree_rows(conn, root_ids):
+    """(statement, parameters) of the trees of ``root_ids``."""
+    return _statement(conn, _trees), {'ids': _values(conn, root_ids)}
+
+
+class TreesRead:
+    """trees() of some roots, sent now: on PostgreSQL the server reads
+    them while the caller goes on (a round trip more than trees(), which
+    it hides). ``result()`` gives what trees() does; ``close()`` (after
+    result(), or instead) frees the connection, which runs nothing else
+    in between."""
+
+    def __init__(self, conn, root_ids):
+        self._sent = None
+        if root_ids:
+            statement, params = _tree_rows(conn, root_ids)
+            self._sent = _send(conn, statement, **params)
+
+    def close(self):
+        if self._sent is not None:
+            self._sent.close()
+
+    def result(self):
+        if self._sent is None:
+            return _trees_from(())
+        try:
+            return _trees_from(self._sent.rows())
+        finally:
+            self._sent.close()
+
+
 def trees(conn, root_ids):
     """({id: (uuid, parent id, root id)}, {id: [class id, capacity, used,
     class id, capacity, used, ...]}, {id: set of trait names}, set of the
@@ -298,14 +351,18 @@ def trees(conn, root_ids):
     ``root_ids``, its inventories (one flat list per provider, in the
     order read: what a summary is written from, and compared whole with
     another provider's) and its traits."""
+    if not root_ids:
+        return _trees_from(())
+    statement, params = _tree_rows(conn, root_ids)
+    return _trees_from(_rows(conn, statement, **params))
+
+
+def _trees_from(rows):
     providers, inventories = {}, {}
     traits = collections.defaultdict(set)
     classes = set()
-    if not root_ids:
-        return providers, inventories, traits, classes
     for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
-         allocated) in _rows(conn, _statement(conn, _trees),
-                             ids=_values(conn, root_ids)):
+         allocated) in rows:
         if class_id is not None:
             held = inventories.get(provider_id)
             if held is None:

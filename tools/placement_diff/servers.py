@@ -186,6 +186,7 @@ def both(db_server_url, venv=None, log=None):
             try:
                 servers.append(serve_placement(python, ref_db, workdir))
                 servers.append(serve_volapi(vol_db, workdir))
+                servers[0].db_url, servers[1].db_url = ref_db, vol_db
                 yield tuple(servers)
             finally:
                 for server in servers:
