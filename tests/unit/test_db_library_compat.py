@@ -120,3 +120,91 @@ class DriverExecuteTest(base.DatabaseTestCase):
                               library_compat.driver_execute, conn,
                               self.query, {'name': 'a'})
             self.assertTrue(conn.invalidated)
+
+
+class DriverSendTest(base.DatabaseTestCase):
+    """library_compat.driver_send on psycopg: the statement is sent at
+    once and read later, with driver_execute's rows, events and error
+    handling, and the connection is as before once the read is closed."""
+
+    query = sqlalchemy.select(
+        sqlalchemy.literal(7, sqlalchemy.Integer),
+        sqlalchemy.bindparam('name', type_=sqlalchemy.String(36)))
+
+    def setUp(self):
+        super().setUp()
+        if self.backend != 'postgresql':
+            self.skipTest('only psycopg has a pipeline mode')
+
+    def assertPipelineOff(self, conn):
+        from psycopg import pq
+        self.assertEqual(pq.PipelineStatus.OFF, pq.PipelineStatus(
+            conn.connection.driver_connection.pgconn.pipeline_status))
+
+    def test_rows_events_and_the_transaction_goes_on(self):
+        from db import session
+        from tests import fixtures as test_fixtures
+        with session.get_engine().connect() as conn:
+            conn.execute(sqlalchemy.text('SELECT 1'))  # in a transaction
+            rows = []
+
+            def send_then_read():
+                sent = library_compat.driver_send(conn, self.query,
+                                                  {'name': 'a-b'},
+                                                  binary=True)
+                # The server runs it while the caller goes on.
+                rows.extend(sent.rows())
+                sent.close()
+            sent = test_fixtures.statements_sent(send_then_read)
+            self.assertEqual([(7, 'a-b')], [tuple(row) for row in rows])
+            self.assertEqual(1, len(sent))
+            # Out of pipeline mode, same transaction, usable as before.
+            self.assertPipelineOff(conn)
+            self.assertEqual('INTRANS', conn.connection.driver_connection
+                             .info.transaction_status.name)
+            self.assertEqual(2, conn.execute(
+                sqlalchemy.text('SELECT 2')).scalar())
+
+    def test_closed_unread(self):
+        # An error between send and read: close() alone drops the rows.
+        from db import session
+        with session.get_engine().connect() as conn:
+            library_compat.driver_send(conn, self.query,
+                                       {'name': 'a'}).close()
+            self.assertPipelineOff(conn)
+            self.assertEqual(3, conn.execute(
+                sqlalchemy.text('SELECT 3')).scalar())
+
+    def test_failed_statement(self):
+        from oslo_db import exception as oslo_db_exc
+        from db import session
+        bad = sqlalchemy.select(sqlalchemy.literal(1) / sqlalchemy.bindparam(
+            'zero', type_=sqlalchemy.Integer))
+        with session.get_engine().connect() as conn:
+            sent = library_compat.driver_send(conn, bad, {'zero': 0})
+            self.assertRaises(oslo_db_exc.DBError, sent.rows)
+            sent.close()
+            self.assertPipelineOff(conn)
+            conn.rollback()
+            self.assertEqual(4, conn.execute(
+                sqlalchemy.text('SELECT 4')).scalar())
+
+    def test_lost_connection_before_and_after_sending(self):
+        from oslo_db import exception as oslo_db_exc
+        from db import session
+        with session.get_engine().connect() as conn:
+            conn.connection.driver_connection.close()
+            self.assertRaises(oslo_db_exc.DBConnectionError,
+                              library_compat.driver_send, conn,
+                              self.query, {'name': 'a'})
+            self.assertTrue(conn.invalidated)
+        with session.get_engine().connect() as conn:
+            sent = library_compat.driver_send(conn, self.query,
+                                              {'name': 'a'})
+            pid = conn.connection.driver_connection.info.backend_pid
+            with session.get_engine().connect() as other:
+                other.execute(sqlalchemy.text(
+                    'SELECT pg_terminate_backend(:pid)'), {'pid': pid})
+            self.assertRaises(oslo_db_exc.DBConnectionError, sent.rows)
+            sent.close()
+            self.assertTrue(conn.invalidated)
