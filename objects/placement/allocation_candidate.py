@@ -147,8 +147,8 @@ class Found(typing.NamedTuple):
     tuples sort as their pairs would, and a thousand requests make fewer
     objects for the garbage collector to walk. ``providers``: {id: (uuid,
     parent id, root id)} of every provider named; ``summarised``: the ids of the
-    providers to summarise; ``inventories``: {provider id: [class id,
-    capacity, used, class id, ...]}; ``traits``: {provider id: set of names};
+    providers to summarise; ``inventories``: {provider id: (class id,
+    capacity, used, class id, ...)}; ``traits``: {provider id: set of names};
     ``class_names``: {class id: name}.
     """
     requests: list
@@ -419,12 +419,12 @@ class _Search:
             for name, amount in group.resources.items():
                 if name not in self.class_ids:
                     return set()  # pieces() tells which
-                roots = set()
-                for provider_id, root_id in self.fits[
-                        self.class_ids[name], amount]:
-                    if provider_id in self.sharing:
-                        roots |= self.anchors_of(provider_id)
-                    roots.add(root_id)
+                fits = self.fits[self.class_ids[name], amount]
+                roots = {root_id for _, root_id in fits}
+                if self.sharing:
+                    for provider_id, _ in fits:
+                        if provider_id in self.sharing:
+                            roots |= self.anchors_of(provider_id)
                 possible = roots if possible is None else possible & roots
         possible = possible or set()
         shared = {self.root_of[p] for p, anchors in self._anchors.items()

@@ -345,10 +345,10 @@ class TreesRead:
 
 
 def trees(conn, root_ids):
-    """({id: (uuid, parent id, root id)}, {id: [class id, capacity, used,
-    class id, capacity, used, ...]}, {id: set of trait names}, set of the
+    """({id: (uuid, parent id, root id)}, {id: (class id, capacity, used,
+    class id, capacity, used, ...)}, {id: set of trait names}, set of the
     class ids of those inventories): every provider in the trees of
-    ``root_ids``, its inventories (one flat list per provider, in the
+    ``root_ids``, its inventories (one flat tuple per provider, in the
     order read: what a summary is written from, and compared whole with
     another provider's) and its traits."""
     if not root_ids:
@@ -367,10 +367,11 @@ def _trees_from(rows):
             held = inventories.get(provider_id)
             if held is None:
                 providers[provider_id] = (name, parent_id, root_id)
-                inventories[provider_id] = [class_id, int(usable * ratio),
-                                            allocated]
+                inventories[provider_id] = (class_id, int(usable * ratio),
+                                            allocated)
             else:
-                held += (class_id, int(usable * ratio), allocated)
+                inventories[provider_id] = held + (
+                    class_id, int(usable * ratio), allocated)
             classes.add(class_id)
         elif root_id is None:
             traits[provider_id].add(name)

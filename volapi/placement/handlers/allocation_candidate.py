@@ -219,24 +219,27 @@ def _summaries(found, version, uuids, inventory):
                   for provider_id, held in found.traits.items()}
     providers, inventories = found.providers, found.inventories
     texts = {}
+    # What follows the traits: the same for a tree's providers of one
+    # parent (a host's devices).
+    tails = {}
     for provider_id in found.summarised:
-        key = tuple(inventories.get(provider_id, ()))
+        key = inventories.get(provider_id, ())
         resources = texts.get(key)
         if resources is None:
             resources = texts[key] = _resources_text(key, inventory)
         if with_tree:
             _, parent_id, root_id = providers[provider_id]
+            tail = tails.get((parent_id, root_id))
+            if tail is None:
+                tail = tails[parent_id, root_id] = ''.join((
+                    '"parent_provider_uuid": ', uuids[parent_id],
+                    ', "root_provider_uuid": ', uuids[root_id], '}'))
             if with_traits:
                 yield ''.join((
                     uuids[provider_id], resources, '}, "traits": [',
-                    traits.get(provider_id, ''),
-                    '], "parent_provider_uuid": ', uuids[parent_id],
-                    ', "root_provider_uuid": ', uuids[root_id], '}'))
+                    traits.get(provider_id, ''), '], ', tail))
             else:
-                yield ''.join((
-                    uuids[provider_id], resources,
-                    '}, "parent_provider_uuid": ', uuids[parent_id],
-                    ', "root_provider_uuid": ', uuids[root_id], '}'))
+                yield ''.join((uuids[provider_id], resources, '}, ', tail))
         elif with_traits:
             yield ''.join((uuids[provider_id], resources, '}, "traits": [',
                            traits.get(provider_id, ''), ']}'))
