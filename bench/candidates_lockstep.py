@@ -2,16 +2,15 @@
 
 On a shared machine the time of a request swings by half from one minute
 to the next, so two trees benched one after the other compare the
-machine's moods more than the trees. Here one process per tree (the tree
-on its PYTHONPATH, with its own bench helpers) sets up as
+machine's moods more than the trees. Here two processes per tree (the
+tree on its PYTHONPATH, with its own bench helpers) each set up as
 bench/allocation_candidates_profile.py does (WSGI application called
 directly, the bench's 1,000 providers on a scratch database of its own on
 the server of DB-URL, default $VOLAPI_TEST_PG_URL, analyzed), then they
-take turns: a batch of each query of
-bench/allocation_candidates.py in one, a batch in the other, the order
-swapped each round. Prints per tree and query the median wall and
-process CPU time per request, then the ratios of the second tree to the
-first.
+take turns: a batch of each query of bench/allocation_candidates.py in
+each process, the order reversed each round. Prints per tree and query
+the median wall and process CPU time per request, then the ratios of the
+second tree to the first.
 
     python bench/candidates_lockstep.py TREE_A TREE_B [--db-url URL]
                                         [--rounds 10] [--batch 20]
@@ -106,16 +105,20 @@ def main(argv):
     args = parse_args(argv)
     if args.serve:
         return serve(args.db_url)
-    children = [start(tree, args.db_url) for tree in args.trees]
+    # Two processes per tree, started A, B, B, A: a process (its database,
+    # its place on the machine) can be steadily a few percent slower than
+    # another with the same code; each tree gets one of each place.
+    order = (0, 1, 1, 0)
+    children = [start(args.trees[side], args.db_url) for side in order]
     samples = [{}, {}]
     try:
         for i in range(args.rounds):
-            for side in ((0, 1) if i % 2 == 0 else (1, 0)):
-                children[side].stdin.write('%d\n' % args.batch)
-                children[side].stdin.flush()
+            for child in (range(4) if i % 2 == 0 else reversed(range(4))):
+                children[child].stdin.write('%d\n' % args.batch)
+                children[child].stdin.flush()
                 for name, taken in json.loads(
-                        children[side].stdout.readline()).items():
-                    samples[side].setdefault(name, []).extend(taken)
+                        children[child].stdout.readline()).items():
+                    samples[order[child]].setdefault(name, []).extend(taken)
     finally:
         for child in children:
             child.stdin.close()
@@ -131,7 +134,7 @@ def main(argv):
             name, wall_a * 1000, cpu_a * 1000, wall_b * 1000, cpu_b * 1000,
             wall_b / wall_a, cpu_b / cpu_a))
     print('A: %s, B: %s; %d requests of each query each' % (
-        args.trees[0], args.trees[1], args.rounds * args.batch))
+        args.trees[0], args.trees[1], 2 * args.rounds * args.batch))
 
 
 if __name__ == '__main__':
