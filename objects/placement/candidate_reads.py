@@ -320,10 +320,10 @@ def _tree_rows(conn, root_ids):
 
 class TreesRead:
     """trees() of some roots, sent now: on PostgreSQL the server reads
-    them while the caller goes on (a round trip more than trees(), which
-    it hides). ``result()`` gives what trees() does; ``close()`` (after
-    result(), or instead) frees the connection, which runs nothing else
-    in between."""
+    them while the caller goes on (pipeline mode costs the caller about
+    0.1 ms more than trees(): worth it only with work to do meanwhile).
+    ``result()`` gives what trees() does; ``close()`` (after result(), or
+    instead) frees the connection, which runs nothing else in between."""
 
     def __init__(self, conn, root_ids):
         self._sent = None
