@@ -247,3 +247,24 @@ class CandidatesQueryTest(base.PlacementTestCase):
         late = [self.candidates(groups, group_policy='none')
                 for groups in queries]
         self.assertEqual(late, early)
+
+    def test_resourceless_group_of_sharing_providers(self):
+        # Each storage provider the resourceless group finds anchors the
+        # tree it shares with, the second one too (its anchors were once
+        # read only with the first's, and so left out); Placement 16.0.0
+        # gives these two requests (tools/placement_diff's scenario).
+        pairs = []
+        for i in range(2):
+            aggregate = str(uuidlib.uuid4())
+            host = self.provider({'VCPU': inventory(8)},
+                                 aggregates=[aggregate])
+            store = self.provider({'DISK_GB': inventory(100)},
+                                  traits=[SHARES, 'CUSTOM_S'],
+                                  aggregates=[aggregate])
+            pairs.append({'': [host], '_S': [store]})
+        found = self.candidates({
+            '': spread(resources={'VCPU': 1}),
+            '_S': ac.RequestGroup(required_traits=[{'CUSTOM_S'}])},
+            group_policy='none', same_subtrees=[{'_S'}])
+        self.assertEqual(sorted(pairs, key=str), sorted(
+            [r.mappings for r in found.allocation_requests], key=str))

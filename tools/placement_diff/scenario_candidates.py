@@ -4,6 +4,11 @@ from tools.placement_diff.scenario import AGG1, AGG2, C1, C2, CONS1, \
     CONS3, MISSING, PROJ, R1, R2, R3, SHARE, USER, cg, g, gen, r, uuid_of
 
 CONS4 = uuid_of('consumer4')
+# Two compute roots, each sharing with a storage provider through an
+# aggregate of its own: a resourceless group finds both storage providers.
+S_AGGS = uuid_of('s-agg1'), uuid_of('s-agg2')
+S_HOSTS = uuid_of('s-host1'), uuid_of('s-host2')
+S_STORES = uuid_of('s-store1'), uuid_of('s-store2')
 
 
 def reshaper():
@@ -196,3 +201,30 @@ def candidates():
     yield r('DELETE', '/allocations/%s' % CONS1)
     yield gen('/resource_providers/%s' % R1)
     yield _ac('resources=VCPU:8,MEMORY_MB:128', '1.12')
+    yield from _sharing_pair()
+
+
+def _sharing_pair():
+    yield r('PUT', '/traits/CUSTOM_S')
+    for i, aggregate in enumerate(S_AGGS):
+        for uuid, name, inventories, traits in (
+                (S_HOSTS[i], 's-host%d' % i, {'VCPU': {'total': 8}}, []),
+                (S_STORES[i], 's-store%d' % i, {'DISK_GB': {'total': 100}},
+                 ['MISC_SHARES_VIA_AGGREGATE', 'CUSTOM_S'])):
+            path = '/resource_providers/%s' % uuid
+            yield r('POST', '/resource_providers', {'name': name,
+                                                    'uuid': uuid})
+            yield r('PUT', path + '/inventories', {
+                'resource_provider_generation': g(uuid),
+                'inventories': inventories})
+            if traits:
+                yield r('PUT', path + '/traits', {
+                    'resource_provider_generation': g(uuid),
+                    'traits': traits})
+            yield r('PUT', path + '/aggregates', {
+                'resource_provider_generation': g(uuid),
+                'aggregates': [aggregate]})
+    # Each storage provider with the compute root it shares with (the
+    # second's once went missing: its trees were never read).
+    yield _ac('resources=VCPU:1&required_S=CUSTOM_S&group_policy=none'
+              '&same_subtree=_S')
