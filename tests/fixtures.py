@@ -65,16 +65,37 @@ def _per_process_url(url):
     if backend == 'sqlite':
         return 'sqlite:///' + os.path.join(process_dir(), 'volapi.sqlite')
     name = '%s_%d' % (parsed.database or 'volapi', os.getpid())
+    quote = '"' if backend == 'postgresql' else '`'
+    drop = 'DROP DATABASE IF EXISTS %s%s%s' % (quote, name, quote)
     admin = sa.create_engine(parsed, isolation_level='AUTOCOMMIT')
     with admin.connect() as conn:
-        quote = '"' if backend == 'postgresql' else '`'
-        conn.exec_driver_sql('DROP DATABASE IF EXISTS %s%s%s'
-                             % (quote, name, quote))
+        conn.exec_driver_sql(drop)
         extra = ' CHARACTER SET utf8mb4' if backend == 'mysql' else ''
         conn.exec_driver_sql('CREATE DATABASE %s%s%s%s'
                              % (quote, name, quote, extra))
     admin.dispose()
+    atexit.register(_drop_database, parsed, drop)
     return parsed.set(database=name).render_as_string(hide_password=False)
+
+
+def _drop_database(admin_url, drop):
+    """At exit: the process's database, so that runs on a long-lived
+    server leave none behind. Best effort: the server may be gone (the
+    end of a CI run) and a killed process drops nothing."""
+    session.dispose()
+    admin = sa.create_engine(admin_url, isolation_level='AUTOCOMMIT')
+    try:
+        with admin.connect() as conn:
+            if admin.dialect.name == 'postgresql':
+                drop += ' WITH (FORCE)'  # a connection left open elsewhere
+            else:
+                # Never wait long on a transaction left open elsewhere.
+                conn.exec_driver_sql('SET SESSION lock_wait_timeout = 5')
+            conn.exec_driver_sql(drop)
+    except sa.exc.SQLAlchemyError:
+        pass
+    finally:
+        admin.dispose()
 
 
 def write_config(path, options):
