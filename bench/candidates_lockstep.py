@@ -20,9 +20,10 @@ import gc
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+import lockstep
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -88,19 +89,6 @@ def serve(db_url):
         drop()
 
 
-def start(tree, db_url):
-    env = dict(os.environ, PYTHONPATH=tree)
-    child = subprocess.Popen(
-        [sys.executable, os.path.abspath(__file__), tree, tree, '--serve',
-         '--db-url', db_url],
-        cwd=tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True)
-    line = child.stdout.readline()
-    if line.strip() != 'ready':
-        raise RuntimeError('%s did not start: %r' % (tree, line))
-    return child
-
-
 def main(argv):
     args = parse_args(argv)
     if args.serve:
@@ -109,7 +97,10 @@ def main(argv):
     # its place on the machine) can be steadily a few percent slower than
     # another with the same code; each tree gets one of each place.
     order = (0, 1, 1, 0)
-    children = [start(args.trees[side], args.db_url) for side in order]
+    children = [
+        lockstep.start(__file__, args.trees[side], '--db-url', args.db_url,
+                       cwd=args.trees[side])
+        for side in order]
     samples = [{}, {}]
     try:
         for i in range(args.rounds):

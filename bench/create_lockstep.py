@@ -19,10 +19,11 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+
+import lockstep
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -74,23 +75,12 @@ def serve():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def start(tree):
-    env = dict(os.environ, PYTHONPATH=tree)
-    child = subprocess.Popen(
-        [sys.executable, os.path.abspath(__file__), tree, tree, '--serve'],
-        cwd=HERE, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True)
-    line = child.stdout.readline()
-    if line.strip() != 'ready':
-        raise RuntimeError('%s did not start: %r' % (tree, line))
-    return child
-
-
 def main(argv):
     args = parse_args(argv)
     if args.serve:
         return serve()
-    children = [start(tree) for tree in args.trees]
+    children = [lockstep.start(__file__, tree, cwd=HERE)
+                for tree in args.trees]
     samples = [[], []]
     try:
         for i in range(args.rounds):
