@@ -3,7 +3,8 @@
 On a shared machine the time of a request swings by half from one minute
 to the next, so two trees benched one after the other compare the
 machine's moods more than the trees. Here two processes per tree (the
-tree on its PYTHONPATH, with its own bench helpers) each set up as
+tree on its PYTHONPATH, with its own bench helpers; bench/lockstep.py)
+each set up as
 bench/allocation_candidates_profile.py does (WSGI application called
 directly, the bench's 1,000 providers on a scratch database of its own on
 the server of DB-URL, default $VOLAPI_TEST_PG_URL, analyzed), then they
@@ -93,27 +94,15 @@ def main(argv):
     args = parse_args(argv)
     if args.serve:
         return serve(args.db_url)
-    # Two processes per tree, started A, B, B, A: a process (its database,
-    # its place on the machine) can be steadily a few percent slower than
-    # another with the same code; each tree gets one of each place.
-    order = (0, 1, 1, 0)
-    children = [
-        lockstep.start(__file__, args.trees[side], '--db-url', args.db_url,
-                       cwd=args.trees[side])
-        for side in order]
+    answers = lockstep.run(
+        lambda side: lockstep.start(__file__, args.trees[side], '--db-url',
+                                    args.db_url, cwd=args.trees[side]),
+        args.rounds, args.batch)
     samples = [{}, {}]
-    try:
-        for i in range(args.rounds):
-            for child in (range(4) if i % 2 == 0 else reversed(range(4))):
-                children[child].stdin.write('%d\n' % args.batch)
-                children[child].stdin.flush()
-                for name, taken in json.loads(
-                        children[child].stdout.readline()).items():
-                    samples[order[child]].setdefault(name, []).extend(taken)
-    finally:
-        for child in children:
-            child.stdin.close()
-            child.wait()
+    for side, taken in zip(samples, answers):
+        for answer in taken:
+            for name, times in answer.items():
+                side.setdefault(name, []).extend(times)
     print('%-36s %9s %9s %9s %9s %7s %7s' % (
         'query (ms per request)', 'A wall', 'A cpu', 'B wall', 'B cpu',
         'B/A w', 'B/A c'))

@@ -2,14 +2,15 @@
 
 On a shared machine the time of a request swings by half from one minute
 to the next, so two trees benched one after the other compare the
-machine's moods more than the trees. Here one process per tree (the tree
-on its PYTHONPATH) sets up as bench/api_volumes.py does (WSGI application
-called directly, a file-driver pool, a scratch database of its own on the
-server VOLAPI_BENCH_DB_URL names, else SQLite), then they take turns:
-a batch of creates in one, a batch in the other, the order swapped each
-round. Prints per tree the median process CPU time and wall time per
-create, and the SQL statements each sent (BEGIN and COMMIT aside), then
-the ratios of the second tree to the first.
+machine's moods more than the trees. Here two processes per tree (the
+tree on its PYTHONPATH; bench/lockstep.py) each set up as
+bench/api_volumes.py does (WSGI application called directly, a
+file-driver pool, a scratch database of its own on the server
+VOLAPI_BENCH_DB_URL names, else SQLite), then they take turns: a batch of
+creates in each, the order reversed each round. Prints per tree the
+median process CPU time and wall time per create, and the SQL statements
+each sent (BEGIN and COMMIT aside), then the ratios of the second tree to
+the first.
 
     VOLAPI_BENCH_DB_URL=... python bench/create_lockstep.py TREE_A TREE_B \\
         [--rounds 20] [--batch 25]
@@ -79,19 +80,10 @@ def main(argv):
     args = parse_args(argv)
     if args.serve:
         return serve()
-    children = [lockstep.start(__file__, tree, cwd=HERE)
-                for tree in args.trees]
-    samples = [[], []]
-    try:
-        for i in range(args.rounds):
-            for side in ((0, 1) if i % 2 == 0 else (1, 0)):
-                children[side].stdin.write('%d\n' % args.batch)
-                children[side].stdin.flush()
-                samples[side] += json.loads(children[side].stdout.readline())
-    finally:
-        for child in children:
-            child.stdin.close()
-            child.wait()
+    answers = lockstep.run(
+        lambda side: lockstep.start(__file__, args.trees[side], cwd=HERE),
+        args.rounds, args.batch)
+    samples = [[s for answer in side for s in answer] for side in answers]
     print('%-40s %9s %9s %11s' % ('tree', 'cpu ms', 'wall ms',
                                   'statements'))
     medians = []
