@@ -31,6 +31,9 @@ class ResourceProvider(TimestampMixin, Base):
                                  sa.ForeignKey('resource_providers.id'))
     parent_provider_id = sa.Column(sa.Integer,
                                    sa.ForeignKey('resource_providers.id'))
+    # Advanced by every write that changes what allocation candidates show
+    # of the provider (migration 0024); starts at random.
+    revision = sa.Column(sa.BigInteger, nullable=False, server_default='0')
 
 
 class Inventory(TimestampMixin, Base):

@@ -17,14 +17,16 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
    ``generation = generation + 1`` - the providers whose generation
    Placement 16.0.0 advances; one only losing allocations to a
    replacement keeps it - by compare-and-swap, whose WHERE also says, for
-   each class the write
-   adds to, that the provider has inventory of it, that each amount fits
-   its ``min_unit``/``max_unit``/``step_size``, and that what is
-   allocated of it (the inventory row's ``allocated``), less what these
-   consumers hold there, plus the new amounts fits ``(total - reserved) *
-   allocation_ratio`` (or, as Placement allows, is no more than these
-   consumers held there already): one row read, however many allocations
-   the provider has;
+   each class the write adds to, that the provider has inventory of it,
+   that each amount fits its ``min_unit``/``max_unit``/``step_size``, and
+   that what is allocated of it (the inventory row's ``allocated``), less
+   what these consumers hold there, plus the new amounts fits ``(total -
+   reserved) * allocation_ratio`` (or, as Placement allows, is no more
+   than these consumers held there already): one row read, however many
+   allocations the provider has. Every other provider whose ``allocated`` changes is
+   swapped too, in the same id order, with its generation left alone:
+   each such write advances the provider's ``revision`` (see
+   objects.placement.resource_provider);
 4. the new consumers' records are inserted, each inventory's
    ``allocated`` changes by what the write adds or removes, the old rows
    are deleted and the new ones inserted: writes with nothing to check,
@@ -72,6 +74,7 @@ from objects.placement import allocation_statements as statements
 from objects.placement import consumer as consumer_obj
 from objects.placement import exception
 from objects.placement import resource_class as rc_obj
+from objects.placement import resource_provider as rp_obj
 
 ALLOCATIONS = statements.ALLOCATIONS
 PROVIDERS = statements.PROVIDERS
@@ -217,8 +220,18 @@ class AllocationWriter:
             if self.unknown_class is not None:
                 raise self.unknown_class
             demands = self._demands(old)
-            writes = self._writes(new_consumers, demands, old)
+            changes = {
+                (provider_id, class_id): demand.total - demand.old_total
+                for provider_id, per_class in demands.items()
+                for class_id, demand in per_class.items()
+                if demand.total != demand.old_total}
+            writes = self._writes(new_consumers, changes, old)
             steps = self.generation_steps(old)
+            # A provider whose allocated changes keeps its generation if
+            # Placement's would, not its revision; swapped in the same
+            # id order as the rest, so that writers queue, not deadlock.
+            for provider_id, _ in changes:
+                steps.setdefault(provider_id, 0)
             swaps = sorted(steps)
             carried = writes if swaps and self.carry_writes else ()
             try:
@@ -238,19 +251,16 @@ class AllocationWriter:
             consumer_obj.delete_unused(
                 ctx, [r.uuid for r in self.requests if not r.allocations])
 
-    def _writes(self, new_consumers, demands, old):
+    def _writes(self, new_consumers, changes, old):
         """The write's changes besides the swaps (db.writes), in order: the
-        new consumers' records, the inventories' ``allocated``, the old
-        allocations out and the new ones in."""
+        new consumers' records, the inventories' ``allocated`` (``changes``
+        as allocated_changes takes them), the old allocations out and the
+        new ones in."""
         writes = []
         if new_consumers:
             writes.append(db_writes.Insert(CONSUMERS, new_consumers,
                                            'consumer'))
-        writes += statements.allocated_changes({
-            (provider_id, class_id): demand.total - demand.old_total
-            for provider_id, per_class in demands.items()
-            for class_id, demand in per_class.items()
-            if demand.total != demand.old_total})
+        writes += statements.allocated_changes(changes)
         if old:
             writes.append(statements.delete_allocations(
                 [row.id for row in old]))
@@ -348,13 +358,15 @@ class AllocationWriter:
                 for name, amount in resources.items()]
 
     def swap_provider(self, provider_id, demands, then=(), step=1):
-        """Advance the provider's generation by ``step`` on condition that
-        what the write adds fits, with the writes ``then``; raise the
-        precise reason if it does not fit."""
+        """Advance the provider's revision, and its generation by ``step``,
+        on condition that what the write adds fits, with the writes
+        ``then``; raise the precise reason if it does not fit."""
+        values = {'revision': rp_obj.NEXT_REVISION}
+        if step:
+            values['generation'] = statements.GENERATION_PLUS[step]
         try:
             db_api.update_or_explain(
-                self.context, models.ResourceProvider, provider_id,
-                {'generation': statements.GENERATION_PLUS[step]},
+                self.context, models.ResourceProvider, provider_id, values,
                 self.expected_provider_values(provider_id),
                 self.requirements(provider_id, demands), then=then)
         except db_exceptions.SwapMissed as exc:
@@ -495,7 +507,8 @@ def replace_all(context, requests):
 @db_api.retrying(max_retries=WRITE_RETRIES)
 def delete_for_consumer(context, uuid):
     """Remove all of a consumer's allocations and its record; the
-    providers' generations stay as they are (as in Placement 16.0.0).
+    providers' generations stay as they are (as in Placement 16.0.0), not
+    their revisions.
     AllocationsNotFound if it has none."""
     with session.writer.connection.using(context) as conn:
         # The inventories' ``allocated`` go down by relative UPDATEs, which
@@ -516,5 +529,7 @@ def delete_for_consumer(context, uuid):
         for row in held:
             freed[row.resource_provider_id, row.resource_class_id] -= \
                 row.used
-        db_writes.make(conn, statements.allocated_changes(freed) + [
+        db_writes.make(conn, statements.next_revisions(
+            provider_id for provider_id, _ in freed)
+            + statements.allocated_changes(freed) + [
             statements.delete_allocations([r.id for r in held])])

@@ -167,6 +167,21 @@ def _allocated_change(i):
         updated_at=INVENTORIES.c.updated_at)
 
 
+def next_revisions(provider_ids):
+    """Writes that advance the revision of each of ``provider_ids``
+    (resource_provider.NEXT_REVISION), in id order as every writer holds
+    providers, for a write that changes their ``allocated`` without
+    swapping their rows."""
+    return [db_writes.Write(_NEXT_REVISION, {'revised': provider_id},
+                            ('next_revision',))
+            for provider_id in sorted(set(provider_ids))]
+
+
+_NEXT_REVISION = PROVIDERS.update().where(
+    PROVIDERS.c.id == sa.bindparam('revised', type_=sa.Integer)).values(
+    revision=PROVIDERS.c.revision + 1)
+
+
 # The provider's next generation, keyed for db.statements' cache.
 NEXT_GENERATION = cond.Sql(('next_generation',),
                            lambda: models.ResourceProvider.generation + 1)

@@ -13,6 +13,7 @@ from sqlalchemy.dialects import postgresql
 
 from db import library_compat
 from db import models
+from objects.placement import provider_cache
 
 PROVIDERS = models.ResourceProvider.__table__
 INVENTORIES = models.Inventory.__table__
@@ -285,50 +286,97 @@ def sharing_anchors(conn, sharing_ids):
     return anchors
 
 
-def _trees(dialect):
-    # One UNION ALL, one round trip: the providers of the trees with their
-    # inventories (usable = total - reserved: an integer either way, so the
-    # capacity computed from it is the same), then their traits, told
-    # apart by a null root. The trees' providers are found once, in a
-    # common table expression both halves read (on PostgreSQL half the
-    # database's CPU of filtering each half by the roots on its own).
-    tree = sa.select(
+def _revisions(dialect):
+    return sa.select(PROVIDERS.c.id, PROVIDERS.c.revision).where(
+        _in(dialect, PROVIDERS.c.root_provider_id, 'ids'))
+
+
+def _revision_rows(conn, root_ids):
+    """(statement, parameters) of the (id, revision) of every provider in
+    the trees of ``root_ids``."""
+    return _statement(conn, _revisions), {'ids': _values(conn, root_ids)}
+
+
+def _providers(dialect):
+    # One UNION ALL, one round trip: the providers with their inventories
+    # (usable = total - reserved: an integer either way, so the capacity
+    # computed from it is the same), then their traits, told apart by a
+    # null root. The providers are found once, in a common table
+    # expression both halves read.
+    wanted = sa.select(
         PROVIDERS.c.id, PROVIDERS.c.uuid,
         PROVIDERS.c.parent_provider_id.label('parent_id'),
-        PROVIDERS.c.root_provider_id.label('root_id'),
-    ).where(_in(dialect, PROVIDERS.c.root_provider_id, 'ids')).cte('tree')
+        PROVIDERS.c.root_provider_id.label('root_id'), PROVIDERS.c.revision,
+    ).where(_in(dialect, PROVIDERS.c.id, 'ids')).cte('wanted')
     null = sa.null()
     return sa.union_all(sa.select(
-        tree.c.id, tree.c.uuid, tree.c.parent_id, tree.c.root_id,
-        INVENTORIES.c.resource_class_id,
+        wanted.c.id, wanted.c.uuid, wanted.c.parent_id, wanted.c.root_id,
+        wanted.c.revision, INVENTORIES.c.resource_class_id,
         INVENTORIES.c.total - INVENTORIES.c.reserved,
         INVENTORIES.c.allocation_ratio, INVENTORIES.c.allocated,
-    ).select_from(tree.outerjoin(
-        INVENTORIES, INVENTORIES.c.resource_provider_id == tree.c.id)),
+    ).select_from(wanted.outerjoin(
+        INVENTORIES, INVENTORIES.c.resource_provider_id == wanted.c.id)),
         sa.select(
         RP_TRAITS.c.resource_provider_id, TRAITS.c.name, null, null, null,
-        null, null, null,
+        null, null, null, null,
     ).select_from(
-        tree.join(RP_TRAITS, RP_TRAITS.c.resource_provider_id == tree.c.id)
+        wanted.join(RP_TRAITS, RP_TRAITS.c.resource_provider_id == wanted.c.id)
         .join(TRAITS, TRAITS.c.id == RP_TRAITS.c.trait_id)))
 
 
-def _tree_rows(conn, root_ids):
-    """(statement, parameters) of the trees of ``root_ids``."""
-    return _statement(conn, _trees), {'ids': _values(conn, root_ids)}
+def _read_providers(conn, provider_ids):
+    """{id: provider_cache.Provider} of those of ``provider_ids`` that
+    exist (inventories in the order read: a summary is written from them,
+    and they are compared whole with another provider's)."""
+    rows = _rows(conn, _statement(conn, _providers),
+                 ids=_values(conn, provider_ids))
+    trees, inventories = {}, {}
+    traits = collections.defaultdict(set)
+    for (provider_id, name, parent_id, root_id, revision, class_id, usable,
+         ratio, allocated) in rows:
+        if root_id is None:
+            traits[provider_id].add(name)
+            continue
+        trees[provider_id] = (revision, (name, parent_id, root_id))
+        if class_id is not None:
+            inventories[provider_id] = inventories.get(provider_id, ()) + (
+                class_id, int(usable * ratio), allocated)
+    return {provider_id: provider_cache.Provider(
+        revision, tree, inventories.get(provider_id, ()),
+        frozenset(traits.get(provider_id, ())))
+        for provider_id, (revision, tree) in trees.items()}
+
+
+def _trees_from(conn, revisions):
+    """trees()' answer for the providers of ``revisions`` ((id, revision)
+    rows)."""
+    found = provider_cache.providers(
+        revisions, lambda ids: _read_providers(conn, ids))
+    providers, inventories, traits = {}, {}, {}
+    classes = set()
+    for provider_id, entry in found.items():
+        providers[provider_id] = entry.tree
+        if entry.inventories:
+            inventories[provider_id] = entry.inventories
+            classes.update(entry.classes)
+        if entry.traits:
+            traits[provider_id] = entry.traits
+    return providers, inventories, traits, classes
 
 
 class TreesRead:
     """trees() of some roots, sent now: on PostgreSQL the server reads
-    them while the caller goes on (pipeline mode costs the caller about
-    0.1 ms more than trees(): worth it only with work to do meanwhile).
-    ``result()`` gives what trees() does; ``close()`` (after result(), or
-    instead) frees the connection, which runs nothing else in between."""
+    their providers' revisions while the caller goes on (pipeline mode
+    costs the caller about 0.1 ms more than trees(): worth it only with
+    work to do meanwhile). ``result()`` gives what trees() does;
+    ``close()`` (after result(), or instead) frees the connection, which
+    runs nothing else in between."""
 
     def __init__(self, conn, root_ids):
+        self._conn = conn
         self._sent = None
         if root_ids:
-            statement, params = _tree_rows(conn, root_ids)
+            statement, params = _revision_rows(conn, root_ids)
             self._sent = _send(conn, statement, **params)
 
     def close(self):
@@ -337,47 +385,26 @@ class TreesRead:
 
     def result(self):
         if self._sent is None:
-            return _trees_from(())
+            return _trees_from(self._conn, ())
         try:
-            return _trees_from(self._sent.rows())
+            revisions = self._sent.rows()
         finally:
             self._sent.close()
+        return _trees_from(self._conn, revisions)
 
 
 def trees(conn, root_ids):
     """({id: (uuid, parent id, root id)}, {id: (class id, capacity, used,
-    class id, capacity, used, ...)}, {id: set of trait names}, set of the
-    class ids of those inventories): every provider in the trees of
-    ``root_ids``, its inventories (one flat tuple per provider, in the
+    class id, capacity, used, ...)}, {id: frozenset of trait names}, set
+    of the class ids of those inventories): every provider in the trees
+    of ``root_ids``, its inventories (one flat tuple per provider, in the
     order read: what a summary is written from, and compared whole with
-    another provider's) and its traits."""
+    another provider's) and its traits. Only the providers'
+    revisions are read each time (see provider_cache)."""
     if not root_ids:
-        return _trees_from(())
-    statement, params = _tree_rows(conn, root_ids)
-    return _trees_from(_rows(conn, statement, **params))
-
-
-def _trees_from(rows):
-    providers, inventories = {}, {}
-    traits = collections.defaultdict(set)
-    classes = set()
-    for (provider_id, name, parent_id, root_id, class_id, usable, ratio,
-         allocated) in rows:
-        if class_id is not None:
-            held = inventories.get(provider_id)
-            if held is None:
-                providers[provider_id] = (name, parent_id, root_id)
-                inventories[provider_id] = (class_id, int(usable * ratio),
-                                            allocated)
-            else:
-                inventories[provider_id] = held + (
-                    class_id, int(usable * ratio), allocated)
-            classes.add(class_id)
-        elif root_id is None:
-            traits[provider_id].add(name)
-        else:
-            providers[provider_id] = (name, parent_id, root_id)
-    return providers, inventories, traits, classes
+        return _trees_from(conn, ())
+    statement, params = _revision_rows(conn, root_ids)
+    return _trees_from(conn, _rows(conn, statement, **params))
 
 
 def has_nested_providers(conn):

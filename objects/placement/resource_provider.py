@@ -11,7 +11,19 @@ A provider's ``generation`` is the version of what hangs off it
 (inventories, traits, aggregates, allocations): every such change
 compare-and-swaps it from the generation the writer saw to the next one.
 Renaming or moving a provider does not change it, as in Placement.
+
+A provider's ``revision`` is the version of what allocation candidates
+show of it: its parent and root, its inventories and what is allocated
+from them, its traits. Every write that changes one of these advances it
+(NEXT_REVISION) in the same transaction, including those that leave the
+generation alone (a move, a provider that only loses allocations), so
+that a process may keep what it read of a provider while the revision
+stays (objects.placement.provider_cache). A new provider's starts at
+random: a provider that takes the id of a deleted one (SQLite reuses the
+highest) is then not mistaken for it.
 """
+import random
+
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
@@ -31,6 +43,10 @@ INVENTORIES = models.Inventory.__table__
 ALLOCATIONS = models.Allocation.__table__
 RP_TRAITS = models.ResourceProviderTrait.__table__
 RP_AGGREGATES = models.ResourceProviderAggregate.__table__
+
+# The value that advances a provider's revision, keyed for db.statements'
+# cache.
+NEXT_REVISION = cond.Sql(('next_revision',), lambda: RP.revision + 1)
 
 # How often an operation that lost a race re-reads and tries again before
 # answering 409.
@@ -138,7 +154,8 @@ def increment_generation(context, provider_id, expected, requirements=()):
     try:
         db_api.update_or_explain(
             context, RP, provider_id,
-            {'generation': expected + 1, 'updated_at': timeutils.utcnow()},
+            {'generation': expected + 1, 'revision': NEXT_REVISION,
+             'updated_at': timeutils.utcnow()},
             {'generation': expected}, requirements)
     except db_exceptions.ConditionNotMet as exc:
         if isinstance(exc.condition, Requirement):
@@ -229,6 +246,7 @@ def _create(context, uuid, name, parent_uuid):
                     raise _TreeChanged()
             new_id = conn.execute(PROVIDERS.insert().values(
                 uuid=uuid, name=name, generation=0,
+                revision=first_revision(),
                 root_provider_id=root_id, parent_provider_id=parent_id,
                 created_at=now)).inserted_primary_key[0]
             if root_id is None:
@@ -248,6 +266,11 @@ def _create(context, uuid, name, parent_uuid):
                      if conn.execute(sa.select(PROVIDERS.c.id).where(
                          PROVIDERS.c[column] == value)).first()]
         raise exception.ResourceProviderExists(taken or ['name'])
+
+
+def first_revision():
+    """A new provider's revision (see the module's docstring)."""
+    return random.getrandbits(62)
 
 
 # -- update ------------------------------------------------------------------
@@ -291,7 +314,7 @@ def _update(context, provider, name, parent_uuid, allow_reparenting):
                 moved = _plan_move(context, conn, provider, parent_uuid,
                                    allow_reparenting)
                 if moved is not None:
-                    values.update(moved)
+                    values.update(moved, revision=NEXT_REVISION)
                     subtree_root = moved['root_provider_id']
             if values:
                 values['updated_at'] = timeutils.utcnow()
@@ -344,7 +367,8 @@ def _move_descendants(context, provider, new_root):
     below = [i for i in _subtree_ids(context, provider) if i != provider.id]
     for ident in below:
         if not db_api.conditional_update(
-                context, RP, {'root_provider_id': new_root},
+                context, RP, {'root_provider_id': new_root,
+                              'revision': NEXT_REVISION},
                 {'id': ident, 'root_provider_id': provider.root_provider_id}):
             raise _TreeChanged()
 

@@ -18,12 +18,14 @@ from volapi.placement import wsgi
 
 ALLOCATIONS = models.Allocation.__table__
 INVENTORIES = models.Inventory.__table__
+PROVIDERS = models.ResourceProvider.__table__
 
 
 def insert_allocations(conn, rows):
     """Insert allocation rows (resource_provider_id, resource_class_id,
     consumer_id, used) in ``conn``'s transaction as every volapi writer
-    leaves them: counted in their inventory's ``allocated``."""
+    leaves them: counted in their inventory's ``allocated``, their
+    providers' revisions advanced."""
     conn.execute(ALLOCATIONS.insert().values(created_at=sa.func.now()),
                  rows)
     for row in rows:
@@ -31,6 +33,9 @@ def insert_allocations(conn, rows):
             INVENTORIES.c.resource_provider_id == row['resource_provider_id'],
             INVENTORIES.c.resource_class_id == row['resource_class_id'])
             .values(allocated=INVENTORIES.c.allocated + row['used']))
+        conn.execute(PROVIDERS.update().where(
+            PROVIDERS.c.id == row['resource_provider_id'])
+            .values(revision=PROVIDERS.c.revision + 1))
 
 
 ADMIN = 'admin'
