@@ -145,22 +145,19 @@ class Found(typing.NamedTuple):
     ``amounts`` their amounts and ``mapped`` the tuple of each group's
     provider ids (a tuple), groups in the order of ``suffixes``. Flat
     tuples sort as their pairs would, and a thousand requests make fewer
-    objects for the garbage collector to walk. ``providers``: {id: (uuid,
-    parent id, root id)} of every provider named; ``summarised``: the ids of the
-    providers to summarise; ``inventories``: {provider id: (class id,
-    capacity, used, class id, ...)}; ``traits``: {provider id: set of names};
-    ``class_names``: {class id: name}.
+    objects for the garbage collector to walk. ``providers``: {id:
+    provider_cache.Provider} of every provider named (shared with other
+    requests: read only); ``summarised``: the ids of the providers to
+    summarise; ``class_names``: {class id: name}.
     """
     requests: list
     suffixes: list
     providers: dict
     summarised: list
-    inventories: dict
-    traits: dict
     class_names: dict
 
     def candidates(self):
-        uuids = {p: uuid for p, (uuid, _, _) in self.providers.items()}
+        uuids = {p: entry.uuid for p, entry in self.providers.items()}
         names = self.class_names
         requests = []
         for pairs, amounts, mapped in self.requests:
@@ -174,19 +171,19 @@ class Found(typing.NamedTuple):
                 for suffix, providers in zip(self.suffixes, mapped)}))
         summaries = {}
         for provider_id in self.summarised:
-            uuid, parent_id, root_id = self.providers[provider_id]
-            held = self.inventories.get(provider_id, ())
-            summaries[uuid] = ProviderSummary(
+            entry = self.providers[provider_id]
+            held = entry.inventories
+            summaries[entry.uuid] = ProviderSummary(
                 {names[c]: {'capacity': capacity, 'used': used}
                  for c, capacity, used in zip(
                      held[::3], held[1::3], held[2::3]) if c in names},
-                sorted(self.traits.get(provider_id, ())),
-                uuids[parent_id] if parent_id is not None else None,
-                uuids[root_id])
+                sorted(entry.traits),
+                uuids[entry.parent_id] if entry.parent_id is not None
+                else None, uuids[entry.root_id])
         return Candidates(requests, summaries)
 
 
-NOTHING = Found([], [], {}, [], {}, {}, {})
+NOTHING = Found([], [], {}, [], {})
 
 
 def find(context, groups, limit=None, group_policy=None, root_required=(),
@@ -254,15 +251,14 @@ def _find(search, context, groups, limit, group_policy, root_required,
         search.read_trees(used_trees.union(map(root_of, named - taken)))
     # Before 1.29: only the providers the requests use (before the limit)
     # are summarised.
-    summarised = [p for p, (_, _, root_id) in search.providers.items()
-                  if root_id in used_trees
+    providers = search.providers
+    summarised = [p for p, entry in providers.items()
+                  if entry.root_id in used_trees
                   and (used is None or p in used)]
-    # The classes of every inventory read (a few more than those
-    # summarised before 1.29, named all the same).
-    names = rc_obj.names_from_ids(context, search.classes)
+    names = rc_obj.names_from_ids(context, frozenset().union(
+        *{providers[p].classes for p in summarised}))
     names.update((c, n) for n, c in search.class_ids.items())
-    return Found(merged, list(groups), search.providers, summarised,
-                 search.inventories, search.traits, names)
+    return Found(merged, list(groups), providers, summarised, names)
 
 
 def _trees_known_early(groups, limit, root_required, root_forbidden,
@@ -352,12 +348,8 @@ class _Search:
         # providers' own (through a sharing provider): then one request
         # may be found more than once.
         self.anchored = False
-        # Providers of the trees read by read_trees(), their inventories
-        # (as Found's) and traits.
+        # {id: provider_cache.Provider} of the trees read by read_trees().
         self.providers = {}
-        self.inventories = {}
-        self.traits = {}
-        self.classes = set()
         self._sent_trees = None
 
     def send_trees(self, root_ids):
@@ -376,18 +368,11 @@ class _Search:
     def read_trees(self, root_ids):
         sent, self._sent_trees = self._sent_trees, None
         if sent is not None:
-            self._add_trees(sent.result())
+            self.providers.update(sent.result())
         missing = set(root_ids) - {
-            root_id for _, _, root_id in self.providers.values()}
+            entry.root_id for entry in self.providers.values()}
         if missing:
-            self._add_trees(reads.trees(self.conn, missing))
-
-    def _add_trees(self, read):
-        providers, inventories, traits, classes = read
-        self.providers.update(providers)
-        self.inventories.update(inventories)
-        self.traits.update(traits)
-        self.classes |= classes
+            self.providers.update(reads.trees(self.conn, missing))
 
     def anchors_of(self, sharing_id):
         """Roots of the trees ``sharing_id`` shares with (its own

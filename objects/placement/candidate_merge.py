@@ -144,7 +144,7 @@ def _same_subtree(provider_ids, search):
         line = set()
         while provider_id is not None:
             line.add(provider_id)
-            provider_id = search.providers[provider_id][1]
+            provider_id = search.providers[provider_id].parent_id
         common = line if common is None else common & line
     return bool(common & provider_ids)
 

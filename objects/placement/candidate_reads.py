@@ -326,8 +326,7 @@ def _providers(dialect):
 
 def _read_providers(conn, provider_ids):
     """{id: provider_cache.Provider} of those of ``provider_ids`` that
-    exist (inventories in the order read: a summary is written from them,
-    and they are compared whole with another provider's)."""
+    exist."""
     rows = _rows(conn, _statement(conn, _providers),
                  ids=_values(conn, provider_ids))
     trees, inventories = {}, {}
@@ -337,31 +336,21 @@ def _read_providers(conn, provider_ids):
         if root_id is None:
             traits[provider_id].add(name)
             continue
-        trees[provider_id] = (revision, (name, parent_id, root_id))
+        trees[provider_id] = (revision, name, parent_id, root_id)
         if class_id is not None:
             inventories[provider_id] = inventories.get(provider_id, ()) + (
                 class_id, int(usable * ratio), allocated)
     return {provider_id: provider_cache.Provider(
-        revision, tree, inventories.get(provider_id, ()),
+        *tree, inventories.get(provider_id, ()),
         frozenset(traits.get(provider_id, ())))
-        for provider_id, (revision, tree) in trees.items()}
+        for provider_id, tree in trees.items()}
 
 
 def _trees_from(conn, revisions):
     """trees()' answer for the providers of ``revisions`` ((id, revision)
     rows)."""
-    found = provider_cache.providers(
+    return provider_cache.providers(
         revisions, lambda ids: _read_providers(conn, ids))
-    providers, inventories, traits = {}, {}, {}
-    classes = set()
-    for provider_id, entry in found.items():
-        providers[provider_id] = entry.tree
-        if entry.inventories:
-            inventories[provider_id] = entry.inventories
-            classes.update(entry.classes)
-        if entry.traits:
-            traits[provider_id] = entry.traits
-    return providers, inventories, traits, classes
 
 
 class TreesRead:
@@ -385,7 +374,7 @@ class TreesRead:
 
     def result(self):
         if self._sent is None:
-            return _trees_from(self._conn, ())
+            return {}
         try:
             revisions = self._sent.rows()
         finally:
@@ -394,15 +383,11 @@ class TreesRead:
 
 
 def trees(conn, root_ids):
-    """({id: (uuid, parent id, root id)}, {id: (class id, capacity, used,
-    class id, capacity, used, ...)}, {id: frozenset of trait names}, set
-    of the class ids of those inventories): every provider in the trees
-    of ``root_ids``, its inventories (one flat tuple per provider, in the
-    order read: what a summary is written from, and compared whole with
-    another provider's) and its traits. Only the providers'
-    revisions are read each time (see provider_cache)."""
+    """{id: provider_cache.Provider} of every provider in the trees of
+    ``root_ids``. Only the providers' revisions are read each time, then
+    those of the providers not cached at their revision."""
     if not root_ids:
-        return _trees_from(conn, ())
+        return {}
     statement, params = _revision_rows(conn, root_ids)
     return _trees_from(conn, _rows(conn, statement, **params))
 

@@ -22,24 +22,34 @@ MAX_PROVIDERS = 200_000
 
 
 class Provider:
-    """One provider as candidates show it: ``tree`` (uuid, parent id, root
-    id), ``inventories`` (class id, capacity, used, class id, ...),
-    ``traits`` (a frozenset of names), ``classes`` (the class ids of its
-    inventories). ``texts`` holds what the answer's writer made of it
-    (its summary's text, by the shape of the answer), for as long as the
-    entry lives."""
+    """One provider as candidates show it: ``uuid``, ``parent_id``,
+    ``root_id``, ``inventories`` (class id, capacity, used, class id, ...
+    in the order read: a summary is written from them, and they are
+    compared whole with another provider's), ``traits`` (a frozenset of
+    names) and ``classes`` (the frozenset of its inventories' class ids,
+    one object for all the providers with the same). ``texts`` holds what
+    the answer's writer made of it (the JSON text of its uuid, of its
+    summary by the shape of the answer), for as long as the entry lives:
+    its data never changes."""
 
-    __slots__ = ('revision', 'tree', 'inventories', 'traits', 'classes',
-                 'texts')
+    __slots__ = ('revision', 'uuid', 'parent_id', 'root_id', 'inventories',
+                 'traits', 'classes', 'texts')
 
-    def __init__(self, revision, tree, inventories, traits):
+    def __init__(self, revision, uuid, parent_id, root_id, inventories,
+                 traits):
         self.revision = revision
-        self.tree = tree
+        self.uuid = uuid
+        self.parent_id = parent_id
+        self.root_id = root_id
         self.inventories = inventories
         self.traits = traits
-        self.classes = inventories[::3]
+        classes = frozenset(inventories[::3])
+        self.classes = _CLASS_SETS.setdefault(classes, classes)
         self.texts = {}
 
+
+# The distinct sets of classes providers have: a few per deployment.
+_CLASS_SETS = {}
 
 # {provider id: Provider}, shared by the process's requests; an entry is
 # replaced, never changed, but for its texts.

@@ -19,6 +19,7 @@ from db import session
 from objects.placement import exception
 
 CLASSES = models.ResourceClass.__table__
+PROVIDERS = models.ResourceProvider.__table__
 INVENTORIES = models.Inventory.__table__
 ALLOCATIONS = models.Allocation.__table__
 
@@ -149,8 +150,15 @@ def rename(context, old_name, new_name):
                     {'name': old_name}):
                 raise exception.ResourceClassNotFound(
                     resource_class=old_name)
-            return conn.execute(sa.select(CLASSES).where(
+            renamed = conn.execute(sa.select(CLASSES).where(
                 CLASSES.c.name == new_name)).mappings().first()
+            # What candidates show of a provider with inventory of the
+            # class changes: advance its revision.
+            conn.execute(PROVIDERS.update().where(PROVIDERS.c.id.in_(
+                sa.select(INVENTORIES.c.resource_provider_id).where(
+                    INVENTORIES.c.resource_class_id == renamed['id'])))
+                .values(revision=PROVIDERS.c.revision + 1))
+            return renamed
     except db_exc.DBDuplicateEntry:
         raise exception.ResourceClassExists(resource_class=new_name)
 

@@ -15,6 +15,7 @@ from tests.functional import test_placement_candidates_query as query
 PROVIDERS = models.ResourceProvider.__table__
 # Every provider of the trees set up below is in its answer.
 EVERYTHING = {'': query.spread(resources={'VCPU': 1, 'DISK_GB': 1})}
+ANSWER_VERSIONS = ['1.16', '1.17', '1.27', '1.29']
 
 
 class ProviderCacheTest(query.CandidatesHelpers, base.AllocationTestCase):
@@ -46,13 +47,23 @@ class ProviderCacheTest(query.CandidatesHelpers, base.AllocationTestCase):
     def summaries(self):
         return ac.get_candidates(self.context, EVERYTHING).provider_summaries
 
+    def answers(self):
+        """The API's answers to EVERYTHING, at microversions where
+        summaries change shape (traits, every class, parents and roots)."""
+        return {version: self.get(
+            '/allocation_candidates?resources=VCPU:1,DISK_GB:1',
+            version=version).json for version in ANSWER_VERSIONS}
+
     def assertWriteSeen(self, write, changed):
         """``write()`` changes the summaries of the providers ``changed``
         (and of no other) and advances their revisions; candidates asked
-        for afterwards are those a cold cache gives."""
+        for afterwards, in process and through the API, are those a cold
+        cache gives."""
         before, revisions = self.summaries(), self.revisions()
+        self.answers()
         write()
         after, revised = self.summaries(), self.revisions()
+        answers = self.answers()
         self.assertEqual(
             sorted(changed),
             sorted(u for u in self.uuids if before.get(u) != after.get(u)))
@@ -62,6 +73,7 @@ class ProviderCacheTest(query.CandidatesHelpers, base.AllocationTestCase):
         with fixtures.MonkeyPatch(
                 'objects.placement.provider_cache._KNOWN', {}):
             self.assertEqual(after, self.summaries())
+            self.assertEqual(answers, self.answers())
 
     def test_cache_serves_unchanged_providers(self):
         self.summaries()
@@ -116,6 +128,15 @@ class ProviderCacheTest(query.CandidatesHelpers, base.AllocationTestCase):
                     self.provider_generation(self.other),
                 'traits': ['HW_CPU_X86_AVX']}, status=200)
         self.assertWriteSeen(put, [self.other])
+
+    def test_custom_class_renamed(self):
+        self.put('/resource_classes/CUSTOM_OLD', status=201, version='1.7')
+        self.set_inventory(self.other, {'VCPU': {'total': 8},
+                                        'DISK_GB': {'total': 100},
+                                        'CUSTOM_OLD': {'total': 1}})
+        self.assertWriteSeen(lambda: self.put(
+            '/resource_classes/CUSTOM_OLD', {'name': 'CUSTOM_NEW'},
+            status=200, version='1.6'), [self.other])
 
     def test_reparented_with_descendants(self):
         # ``root`` goes under ``other``: it and its child get a new root.

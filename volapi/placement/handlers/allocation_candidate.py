@@ -1,6 +1,5 @@
 """Handler of GET /allocation_candidates (1.10)."""
 import json
-import operator
 import re
 
 import webob.exc
@@ -60,7 +59,8 @@ def _answer(context, version, params, groups):
 # What json.dumps writes as is (ensure_ascii): printable ASCII but the
 # quote and the backslash. Uuids and class and trait names are all such.
 _PLAIN = re.compile(r'[ !#-\[\]-~]*')
-_UUID = operator.itemgetter(0)  # of a Found.providers value
+# The key of a provider_cache.Provider's uuid in its texts.
+_UUID = 'uuid'
 
 
 def _json_strings(strings):
@@ -84,8 +84,12 @@ def body(found, version, groups):
     written straight from the ids (a thousand summaries and as many
     requests would otherwise be a dict tree built only to be encoded)."""
     providers = found.providers
-    uuids = dict(zip(providers, _json_strings(
-        map(_UUID, providers.values()))))
+    unquoted = [entry for entry in providers.values()
+                if _UUID not in entry.texts]
+    for entry, text in zip(unquoted, _json_strings(
+            [entry.uuid for entry in unquoted])):
+        entry.texts[_UUID] = text
+    uuids = {p: entry.texts[_UUID] for p, entry in providers.items()}
     uuids[None] = 'null'
     names = found.class_names
     classes = dict(zip(names, _json_strings(names.values())))
@@ -95,11 +99,15 @@ def body(found, version, groups):
         names = {c: n for c, n in names.items() if n in wanted}
     inventory = {c: '%s: {"capacity": %%d, "used": %%d}' % _literal(
         classes[c]) for c in names}
+    if version.matches((1, 27)):
+        shown = None
+    else:
+        shown = frozenset(inventory)
     return ''.join((
         '{"allocation_requests": [',
         ', '.join(_requests(found, version, uuids, classes)),
         '], "provider_summaries": {',
-        ', '.join(_summaries(found, version, uuids, inventory)),
+        ', '.join(_summaries(found, version, uuids, inventory, shown)),
         '}}')).encode('ascii')
 
 
@@ -117,7 +125,7 @@ def _requests(found, version, uuids, classes):
     providers = found.providers
 
     def order(provider_id):
-        return providers[provider_id][0]  # its uuid
+        return providers[provider_id].uuid
 
     uuid_of = uuids.__getitem__
     shapes = {}
@@ -147,7 +155,7 @@ def _requests(found, version, uuids, classes):
                 if len(ids) == 2:
                     # Sorted by uuid, as Placement lists them.
                     first, second = ids
-                    if providers[second][0] < providers[first][0]:
+                    if providers[second].uuid < providers[first].uuid:
                         first, second = second, first
                     values.append(uuid_of(first) + ', ' + uuid_of(second))
                     continue
@@ -203,48 +211,63 @@ def _request_shape(key, version, classes, suffixes):
     return shape
 
 
-def _summaries(found, version, uuids, inventory):
+def _summaries(found, version, uuids, inventory, shown):
     """The JSON text of each provider summary: traits from 1.17; parent
     and root uuids from 1.29. ``inventory``: {class id: the text of its
-    amounts, to format with (capacity, used)}. The text of a provider's
+    amounts, to format with (capacity, used)}; ``shown``: the class ids
+    shown (None: all). A provider's summary is kept with it in the
+    provider cache, by the shape of the answer, and written only when
+    the provider is new or has changed there. The text of a provider's
     resources is written once for all the providers with the same
     inventories (a fleet's hosts mostly have the same); each summary is
     then joined from its parts (a %-format costs several times more)."""
     with_traits, with_tree = version.matches((1, 17)), version.matches(
         (1, 29))
-    if with_traits:
-        names = set().union(*found.traits.values())
-        quoted = dict(zip(names, _json_strings(names)))
-        traits = {provider_id: ', '.join([quoted[n] for n in sorted(held)])
-                  for provider_id, held in found.traits.items()}
-    providers, inventories = found.providers, found.inventories
-    texts = {}
-    # What follows the traits: the same for a tree's providers of one
-    # parent (a host's devices).
-    tails = {}
+    shape = (with_traits, with_tree, shown)
+    providers = found.providers
+    texts, tails, traits = {}, {}, None
     for provider_id in found.summarised:
-        key = inventories.get(provider_id, ())
+        entry = providers[provider_id]
+        summary = entry.texts.get(shape)
+        if summary is not None:
+            yield summary
+            continue
+        key = entry.inventories
         resources = texts.get(key)
         if resources is None:
             resources = texts[key] = _resources_text(key, inventory)
+        parts = [uuids[provider_id], resources, '}']
+        if with_traits:
+            if traits is None:
+                traits = _TraitsText()
+            parts += [', "traits": [', traits.of(entry.traits), ']']
         if with_tree:
-            _, parent_id, root_id = providers[provider_id]
-            tail = tails.get((parent_id, root_id))
+            # The same for a tree's providers of one parent (a host's
+            # devices).
+            tail = tails.get((entry.parent_id, entry.root_id))
             if tail is None:
-                tail = tails[parent_id, root_id] = ''.join((
-                    '"parent_provider_uuid": ', uuids[parent_id],
-                    ', "root_provider_uuid": ', uuids[root_id], '}'))
-            if with_traits:
-                yield ''.join((
-                    uuids[provider_id], resources, '}, "traits": [',
-                    traits.get(provider_id, ''), '], ', tail))
-            else:
-                yield ''.join((uuids[provider_id], resources, '}, ', tail))
-        elif with_traits:
-            yield ''.join((uuids[provider_id], resources, '}, "traits": [',
-                           traits.get(provider_id, ''), ']}'))
-        else:
-            yield ''.join((uuids[provider_id], resources, '}}'))
+                tail = tails[entry.parent_id, entry.root_id] = ''.join((
+                    ', "parent_provider_uuid": ', uuids[entry.parent_id],
+                    ', "root_provider_uuid": ', uuids[entry.root_id]))
+            parts.append(tail)
+        parts.append('}')
+        summary = entry.texts[shape] = ''.join(parts)
+        yield summary
+
+
+class _TraitsText:
+    """The JSON text of sets of trait names (sorted, comma-separated), each
+    name quoted once."""
+
+    def __init__(self):
+        self._quoted = {}
+
+    def of(self, names):
+        quoted = self._quoted
+        new = [n for n in names if n not in quoted]
+        if new:
+            quoted.update(zip(new, _json_strings(new)))
+        return ', '.join([quoted[n] for n in sorted(names)])
 
 
 def _resources_text(held, inventory):
