@@ -22,12 +22,7 @@ one place; tests/unit/test_db_library_compat.py fails when one changes.
   (driver_execute) with SQLAlchemy's cursor events and its handling of a
   driver's error (oslo.db's translation, invalidation of a lost
   connection), without its statement cache look-up and result setup.
-  driver_send also enters psycopg's pipeline mode (its public
-  ``Connection.pipeline()``) on the DBAPI connection SQLAlchemy holds, so
-  that a statement is sent before its rows are wanted.
 """
-import contextlib
-
 import sqlalchemy
 
 
@@ -123,68 +118,3 @@ def driver_execute(conn, statement, params, binary=False):
     finally:
         if cursor is not None:
             cursor.close()
-
-
-class SentRead:
-    """A read driver_send has sent: ``rows()`` gives driver_execute's
-    rows; ``close()`` (after rows(), or instead of it) leaves ``conn`` as
-    it was. Nothing else may run on ``conn`` in between."""
-
-    def __init__(self, conn, statement, params, binary):
-        self._conn = conn
-        self._rows = self._cursor = None
-        self._sql, self._params = _compiled(conn, statement, params)
-        self._pipeline = contextlib.ExitStack()
-        try:
-            self._cursor = _cursor(conn, binary)
-            self._sql, self._params = _before(conn, self._cursor, self._sql,
-                                              self._params)
-            self._pipeline.enter_context(
-                conn.connection.driver_connection.pipeline())
-            self._cursor.execute(self._sql, self._params)
-        except Exception as error:
-            self._failed(error)
-
-    def rows(self):
-        if self._rows is None:
-            try:
-                # Leaving pipeline mode waits for the statement's results.
-                self._pipeline.close()
-                self._rows = self._cursor.fetchall()
-                _after(self._conn, self._cursor, self._sql, self._params)
-            except Exception as error:
-                self._failed(error)
-            finally:
-                self._close_cursor()
-        return self._rows
-
-    def close(self):
-        if self._cursor is not None:
-            try:
-                self._pipeline.close()
-            except Exception as error:
-                self._failed(error)
-            finally:
-                self._close_cursor()
-
-    def _close_cursor(self):
-        cursor, self._cursor = self._cursor, None
-        if cursor is not None:
-            cursor.close()
-
-    def _failed(self, error):
-        try:
-            self._pipeline.close()
-        except Exception:
-            pass  # the connection is lost or aborted: error says why
-        cursor = self._cursor
-        self._close_cursor()
-        self._conn._handle_dbapi_exception(error, self._sql, self._params,
-                                           cursor, None)
-
-
-def driver_send(conn, statement, params, binary=False):
-    """driver_execute's read on psycopg, sent now and read later: a
-    SentRead. The statement goes out at once (in pipeline mode) and the
-    server runs it while the caller goes on, until ``rows()``."""
-    return SentRead(conn, statement, params, binary)

@@ -205,21 +205,15 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
     with session.reader.connection.using(context) as conn:
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
-        try:
-            return _find(search, context, groups, limit, group_policy,
-                         root_required, root_forbidden, same_subtrees,
-                         nested_aware, randomize)
-        finally:
-            search.close()
+        return _find(search, context, groups, limit, group_policy,
+                     root_required, root_forbidden, same_subtrees,
+                     nested_aware, randomize)
 
 
 def _find(search, context, groups, limit, group_policy, root_required,
           root_forbidden, same_subtrees, nested_aware, randomize):
     try:
         anchors = search.anchor_roots(root_required, root_forbidden)
-        if _trees_known_early(groups, limit, root_required, root_forbidden,
-                              same_subtrees, nested_aware):
-            search.send_trees(search.possible_trees(groups))
         pieces = {suffix: search.pieces(suffix, group, anchors)
                   for suffix, group in groups.items()}
     except _NoMatch:
@@ -259,22 +253,6 @@ def _find(search, context, groups, limit, group_policy, root_required,
         *{providers[p].classes for p in summarised}))
     names.update((c, n) for n, c in search.class_ids.items())
     return Found(merged, list(groups), providers, summarised, names)
-
-
-def _trees_known_early(groups, limit, root_required, root_forbidden,
-                       same_subtrees, nested_aware):
-    """Whether the trees the answer summarises are about those the first
-    read finds room in, so that they may be read while the candidates
-    are found (_Search.possible_trees): with no limit and nothing else
-    to narrow the candidates down, and no read meanwhile (a group without
-    resources reads its providers; before 1.29 the nested providers are
-    looked for)."""
-    return not (limit or root_required or root_forbidden or same_subtrees
-                or not nested_aware) and all(
-        group.resources and not (
-            group.required_traits or group.forbidden_traits
-            or group.member_of or group.forbidden_aggs or group.in_tree)
-        for group in groups.values())
 
 
 class _Search:
@@ -350,25 +328,8 @@ class _Search:
         self.anchored = False
         # {id: provider_cache.Provider} of the trees read by read_trees().
         self.providers = {}
-        self._sent_trees = None
-
-    def send_trees(self, root_ids):
-        """Start reading the trees of ``root_ids`` (on PostgreSQL the
-        server reads them while the candidates are found); read_trees()
-        takes them in. No other read may run until then."""
-        self._sent_trees = reads.TreesRead(self.conn, root_ids)
-
-    def close(self):
-        """Leave the connection as it was (a tree read sent and not taken
-        in is dropped)."""
-        sent, self._sent_trees = self._sent_trees, None
-        if sent is not None:
-            sent.close()
 
     def read_trees(self, root_ids):
-        sent, self._sent_trees = self._sent_trees, None
-        if sent is not None:
-            self.providers.update(sent.result())
         missing = set(root_ids) - {
             entry.root_id for entry in self.providers.values()}
         if missing:
@@ -392,29 +353,6 @@ class _Search:
                 self._anchors[provider_id] = anchors
             anchors = self._anchors[sharing_id]
         return anchors
-
-    def possible_trees(self, groups):
-        """Roots of every tree a candidate may take from, as the first
-        read tells (a superset: traits, aggregates and policies are not
-        looked at): those where each class of each group has a provider
-        with room (its own or, through a sharing provider, shared), and
-        those of the sharing providers so counted."""
-        possible = None
-        for group in groups.values():
-            for name, amount in group.resources.items():
-                if name not in self.class_ids:
-                    return set()  # pieces() tells which
-                fits = self.fits[self.class_ids[name], amount]
-                roots = {root_id for _, root_id in fits}
-                if self.sharing:
-                    for provider_id, _ in fits:
-                        if provider_id in self.sharing:
-                            roots |= self.anchors_of(provider_id)
-                possible = roots if possible is None else possible & roots
-        possible = possible or set()
-        shared = {self.root_of[p] for p, anchors in self._anchors.items()
-                  if not possible.isdisjoint(anchors)}
-        return possible | shared
 
     def trait_id_sets(self, names_sets):
         """Names to ids, as Placement looks them up: the first unknown

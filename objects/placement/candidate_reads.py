@@ -76,28 +76,6 @@ def _rows(conn, statement, **params):
     return library_compat.driver_rows(conn.execute(statement, params))
 
 
-class _Done:
-    """A read that ran when it was sent (on drivers without pipelining)."""
-
-    def __init__(self, rows):
-        self._rows = rows
-
-    def rows(self):
-        return self._rows
-
-    def close(self):
-        pass
-
-
-def _send(conn, statement, **params):
-    """_rows' read, sent now: its rows() are read later (on PostgreSQL the
-    server runs it meanwhile); close() it in any case."""
-    if conn.dialect.name == 'postgresql':
-        return library_compat.driver_send(conn, statement, params,
-                                          binary=True)
-    return _Done(_rows(conn, statement, **params))
-
-
 def _hashed_providers(dialect):
     """The providers (id, root_provider_id) to join many rows to. PostgreSQL
     expects a row or two from the other side's filter and looks each
@@ -291,12 +269,6 @@ def _revisions(dialect):
         _in(dialect, PROVIDERS.c.root_provider_id, 'ids'))
 
 
-def _revision_rows(conn, root_ids):
-    """(statement, parameters) of the (id, revision) of every provider in
-    the trees of ``root_ids``."""
-    return _statement(conn, _revisions), {'ids': _values(conn, root_ids)}
-
-
 def _providers(dialect):
     # One UNION ALL, one round trip: the providers with their inventories
     # (usable = total - reserved: an integer either way, so the capacity
@@ -346,50 +318,16 @@ def _read_providers(conn, provider_ids):
         for provider_id, tree in trees.items()}
 
 
-def _trees_from(conn, revisions):
-    """trees()' answer for the providers of ``revisions`` ((id, revision)
-    rows)."""
-    return provider_cache.providers(
-        revisions, lambda ids: _read_providers(conn, ids))
-
-
-class TreesRead:
-    """trees() of some roots, sent now: on PostgreSQL the server reads
-    their providers' revisions while the caller goes on (pipeline mode
-    costs the caller about 0.1 ms more than trees(): worth it only with
-    work to do meanwhile). ``result()`` gives what trees() does;
-    ``close()`` (after result(), or instead) frees the connection, which
-    runs nothing else in between."""
-
-    def __init__(self, conn, root_ids):
-        self._conn = conn
-        self._sent = None
-        if root_ids:
-            statement, params = _revision_rows(conn, root_ids)
-            self._sent = _send(conn, statement, **params)
-
-    def close(self):
-        if self._sent is not None:
-            self._sent.close()
-
-    def result(self):
-        if self._sent is None:
-            return {}
-        try:
-            revisions = self._sent.rows()
-        finally:
-            self._sent.close()
-        return _trees_from(self._conn, revisions)
-
-
 def trees(conn, root_ids):
     """{id: provider_cache.Provider} of every provider in the trees of
     ``root_ids``. Only the providers' revisions are read each time, then
     those of the providers not cached at their revision."""
     if not root_ids:
         return {}
-    statement, params = _revision_rows(conn, root_ids)
-    return _trees_from(conn, _rows(conn, statement, **params))
+    revisions = _rows(conn, _statement(conn, _revisions),
+                      ids=_values(conn, root_ids))
+    return provider_cache.providers(
+        revisions, lambda ids: _read_providers(conn, ids))
 
 
 def has_nested_providers(conn):

@@ -3,8 +3,6 @@ candidates query: providers set up through the placement API, the query
 called directly."""
 import uuid as uuidlib
 
-import fixtures
-
 from objects.placement import allocation_candidate as ac
 from objects.placement import exception
 from tests import fixtures as test_fixtures
@@ -205,55 +203,30 @@ class CandidatesQueryTest(CandidatesHelpers, base.PlacementTestCase):
                           {'': spread(resources={'DISK_GB': 1},
                                       required_traits=[{'CUSTOM_NOPE'}])})
 
-    def test_trees_read_early_answer_as_read_late(self):
-        # An unfiltered query reads the trees it may use while its
-        # candidates are found (_Search.possible_trees, from the first
-        # reads): the answer is the one read after the merge, and those
-        # trees are read once, with nothing left to read afterwards.
-        shared, alone = str(uuidlib.uuid4()), str(uuidlib.uuid4())
+    def test_trees_read_whole_once(self):
+        # The first query reads the trees' providers whole; the next ones
+        # only their revisions, and take the providers from the cache.
+        shared = str(uuidlib.uuid4())
         for i in range(3):
             root = self.provider({'VCPU': inventory(8),
                                   'MEMORY_MB': inventory(1024)},
-                                 aggregates=[shared] if i else [alone])
+                                 aggregates=[shared])
             self.provider({'SRIOV_NET_VF': inventory(4)}, parent=root)
-        # Room for VCPU only: a tree no candidate can use.
-        self.provider({'VCPU': inventory(8), 'MEMORY_MB': inventory(100)},
-                      aggregates=[shared])
         self.provider({'DISK_GB': inventory(100)}, traits=[SHARES],
                       aggregates=[shared])
-        self.provider({'DISK_GB': inventory(100)}, traits=[SHARES],
-                      aggregates=[alone])
-        self.provider({'DISK_GB': inventory(1)}, traits=[SHARES],
-                      aggregates=[shared])  # too small
-        queries = [
-            {'': spread(resources={'VCPU': 1, 'MEMORY_MB': 512,
-                                   'DISK_GB': 10})},
-            {'': spread(resources={'VCPU': 1}),
-             '1': ac.RequestGroup(resources={'SRIOV_NET_VF': 1})},
-            {'': spread(resources={'DISK_GB': 10})},
-        ]
-
-        def read_late(*args):
-            raise AssertionError('a tree was read after the merge')
-
-        early, statements = [], []
-        with fixtures.MonkeyPatch(
-                'objects.placement.candidate_reads.trees', read_late):
-            for groups in queries:
-                sent = test_fixtures.statements_sent(lambda: early.append(
-                    self.candidates(groups, group_policy='none')))
-                statements.append(sum(s.startswith(
-                    'SELECT resource_providers.id, resource_providers.revision')
-                    for s in sent))
-        self.assertEqual([1, 1, 1], statements)
-        self.assertEqual([3, 3, 2],
-                         [len(c.allocation_requests) for c in early])
-        self.useFixture(fixtures.MonkeyPatch(
-            'objects.placement.allocation_candidate._trees_known_early',
-            lambda *args: False))
-        late = [self.candidates(groups, group_policy='none')
-                for groups in queries]
-        self.assertEqual(late, early)
+        groups = {'': spread(resources={'VCPU': 1, 'DISK_GB': 10}),
+                  '1': ac.RequestGroup(resources={'SRIOV_NET_VF': 1})}
+        answers, reads = [], []
+        for _ in range(2):
+            sent = test_fixtures.statements_sent(lambda: answers.append(
+                self.candidates(groups, group_policy='none')))
+            reads.append([
+                sum(s.startswith('SELECT resource_providers.id, '
+                                 'resource_providers.revision') for s in sent),
+                sum(s.startswith('WITH wanted AS') for s in sent)])
+        self.assertEqual([[1, 1], [1, 0]], reads)
+        self.assertEqual(3, len(answers[0].allocation_requests))
+        self.assertEqual(answers[0], answers[1])
 
     def test_resourceless_group_of_sharing_providers(self):
         # Each storage provider the resourceless group finds anchors the
