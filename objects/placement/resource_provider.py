@@ -14,7 +14,7 @@ Renaming or moving a provider does not change it, as in Placement.
 
 A provider's ``revision`` is the version of what allocation candidates
 show of it: its parent and root, its inventories and what is allocated
-from them, its traits. Every write that changes one of these advances it
+from them, the names of their classes, its traits. Every write that changes one of these advances it
 (NEXT_REVISION) in the same transaction, including those that leave the
 generation alone (a move, a provider that only loses allocations), so
 that a process may keep what it read of a provider while the revision
