@@ -23,10 +23,10 @@ one transaction (``PUT /allocations/{consumer}``, ``POST /allocations``,
    what these consumers hold there, plus the new amounts fits ``(total -
    reserved) * allocation_ratio`` (or, as Placement allows, is no more
    than these consumers held there already): one row read, however many
-   allocations the provider has. Every other provider whose ``allocated`` changes is
-   swapped too, in the same id order, with its generation left alone:
-   each such write advances the provider's ``revision`` (see
-   objects.placement.resource_provider);
+   allocations the provider has. Every other provider whose
+   ``allocated`` changes is swapped too, in the same id order, with its
+   generation left alone: each such write advances the provider's
+   ``revision`` (see objects.placement.resource_provider);
 4. the new consumers' records are inserted, each inventory's
    ``allocated`` changes by what the write adds or removes, the old rows
    are deleted and the new ones inserted: writes with nothing to check,
