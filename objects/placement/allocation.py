@@ -291,7 +291,10 @@ class AllocationWriter:
             'user': users, 'type': types,
             'consumer': self.consumer_uuids,
             # Whether they hold anything (new consumers usually do not).
-            'held': self.consumer_uuids}, lock_providers)
+            'held': self.consumer_uuids}, lock_providers,
+            # A consumer declared new holds nothing a successful write
+            # replaces.
+            lock_held=any(r.generation is not None for r in self.requests))
         self.holding = bool(found['held'])
         self.provider_ids = found['rp']
         self.provider_uuids = {i: u for u, i in self.provider_ids.items()}

@@ -33,15 +33,21 @@ _DELETE_ALLOCATIONS = ALLOCATIONS.delete().where(ALLOCATIONS.c.id.in_(
 FEW = 4
 
 
-def _lookup_part(kind, count, lock):
+def _bound_names(kind, count):
+    """The bound parameters of ``count`` names of ``kind`` (see lookup)."""
+    if count is None:
+        return sa.bindparam(kind, expanding=True)
+    return [sa.bindparam('%s_%d' % (kind, i)) for i in range(count)]
+
+
+def _lookup_part(kind, count, lock, held_count=None):
     """SQL for one kind of lookup: (kind, name, integer) rows for the
     names in the bound parameters ``<kind>_0`` ... (``count`` of them), or
     in the list ``kind`` if ``count`` is None. With ``lock``, the rows of
-    providers are locked, in id order (PostgreSQL)."""
-    if count is None:
-        names = sa.bindparam(kind, expanding=True)
-    else:
-        names = [sa.bindparam('%s_%d' % (kind, i)) for i in range(count)]
+    providers are locked, in id order (PostgreSQL); unless
+    ``held_count`` is None, with those of the providers where the 'held'
+    consumers (``held_count`` of them, as ``count``) have allocations."""
+    names = _bound_names(kind, count)
     # The kind is a constant of the SQL, not one more parameter to bind.
     label = sa.literal_column("'%s'" % kind, sa.String)
     if kind == 'held':
@@ -52,8 +58,17 @@ def _lookup_part(kind, count, lock):
             ALLOCATIONS.c.consumer_id)
     column, value = _LOOKUP_COLUMNS[kind]
     if kind == 'rp' and lock:
+        if held_count is None:
+            wanted = column.in_(names)
+        else:
+            # Each found by its own index (an OR of the two would scan).
+            wanted = PROVIDERS.c.id.in_(sa.union_all(
+                sa.select(PROVIDERS.c.id).where(column.in_(names)),
+                sa.select(ALLOCATIONS.c.resource_provider_id).where(
+                    ALLOCATIONS.c.consumer_id.in_(
+                        _bound_names('held', held_count)))))
         # FOR UPDATE is refused in a UNION's parts, not in a WITH.
-        locked = sa.select(column, value).where(column.in_(names)).order_by(
+        locked = sa.select(column, value).where(wanted).order_by(
             PROVIDERS.c.id).with_for_update().cte('locked_providers')
         return sa.select(label, sa.cast(locked.c.uuid, sa.String(255)),
                          locked.c.id)
@@ -74,12 +89,17 @@ _LOOKUP_KINDS = tuple(_LOOKUP_COLUMNS) + ('held',)
 _LOOKUPS = {}
 
 
-def lookup(conn, names, lock_providers=False):
+def lookup(conn, names, lock_providers=False, lock_held=False):
     """Ids (generations for consumers, allocation counts for 'held') of
     rows named by a unique column, several tables in one query: ``names``
     is {kind: names}, the result {kind: {name: integer}}, names with no
     row left out. With ``lock_providers`` the providers' rows are locked
-    (FOR UPDATE, in id order) before the query returns."""
+    (FOR UPDATE, in id order) before the query returns; with
+    ``lock_held`` too, with those the 'held' consumers have allocations
+    on ({uuid: id} of those too): a write that replaces allocations swaps
+    each provider it changes, and all of them held in one order, two
+    writers moving allocations past each other queue instead of each
+    holding a provider the other needs."""
     shape, params = [], {}
     for kind in _LOOKUP_KINDS:
         if not names.get(kind):
@@ -95,11 +115,12 @@ def lookup(conn, names, lock_providers=False):
     found = collections.defaultdict(dict)
     if not shape:
         return found
-    key = (lock_providers,) + tuple(shape)
+    key = (lock_providers, lock_held) + tuple(shape)
     statement = _LOOKUPS.get(key)
     if statement is None:
+        held_count = dict(shape).get('held', 0) if lock_held else None
         statement = _LOOKUPS[key] = sa.union_all(
-            *[_lookup_part(kind, count, lock_providers)
+            *[_lookup_part(kind, count, lock_providers, held_count)
               for kind, count in shape])
     for kind, name, value in conn.execute(statement, params):
         found[kind][name] = value

@@ -7,10 +7,13 @@ import sqlalchemy as sa
 
 from db import models
 from db import session
+from objects.placement import allocation as alloc_obj
 from objects.placement import allocation_candidate as ac
 from objects.placement import provider_cache
 from tests.functional import test_placement_allocations_base as base
 from tests.functional import test_placement_candidates_query as query
+from tests.functional import test_placement_races as races
+from volapi.placement import context as placement_context
 
 PROVIDERS = models.ResourceProvider.__table__
 # Every provider of the trees set up below is in its answer.
@@ -161,6 +164,42 @@ class ProviderCacheTest(query.CandidatesHelpers, base.AllocationTestCase):
         self.assertEqual(generation, self.provider_generation(self.other))
         self.assertWriteSeen(
             lambda: self.delete('/allocations/%s' % consumer), [self.shared])
+
+    def test_moves_both_ways_at_once(self):
+        # A move swaps the provider it leaves (its revision only) and the
+        # one it takes, all held in id order: two consumers crossing
+        # between two providers at once queue there, and neither fails or
+        # runs again (as after a deadlock).
+        attempts = []
+        write = alloc_obj.AllocationWriter.write
+        self.useFixture(fixtures.MonkeyPatch(
+            'objects.placement.allocation.AllocationWriter.write',
+            lambda writer: attempts.append(1) or write(writer)))
+        first, second = base.new_uuid(), base.new_uuid()
+        self.put_allocations(first, {self.other: {'DISK_GB': 1}})
+        self.put_allocations(second, {self.shared: {'DISK_GB': 1}})
+        before = self.answers()
+
+        def mover(consumer, there, back):
+            def run():
+                context = placement_context.RequestContext(
+                    is_admin=True, config=self.config.conf)
+                for provider in [there, back] * 10:
+                    alloc_obj.replace_all(context, [
+                        alloc_obj.ConsumerAllocations(
+                            consumer, {provider: {'DISK_GB': 1}},
+                            base.PROJECT, base.USER)])
+                return 'moved'
+            return run
+        self.assertEqual(['moved', 'moved'], races._run_together(
+            mover(first, self.shared, self.other),
+            mover(second, self.other, self.shared)))
+        self.assertEqual(2 + 40, len(attempts))
+        answers = self.answers()
+        self.assertEqual(before, answers)
+        with fixtures.MonkeyPatch(
+                'objects.placement.provider_cache._KNOWN', {}):
+            self.assertEqual(answers, self.answers())
 
     def test_allocations_emptied_by_post(self):
         consumer = base.new_uuid()
