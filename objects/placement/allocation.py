@@ -40,15 +40,17 @@ Every writer of a provider's inventories or allocations updates its row,
 so they queue there:
 
 - on PostgreSQL an allocation writer runs at READ COMMITTED and its first
-  statement (step 1) locks the rows of the providers it names (FOR UPDATE,
-  in id order). Each later statement reads what was committed before it
-  started, so the capacity check of step 3 sees all that the writer it
-  waited for allocated; a consumer changed meanwhile fails its
-  compare-and-swap of step 2 as above. (Waiting in step 3 itself would not
-  do: READ COMMITTED re-checks a blocked UPDATE's WHERE against the new
-  row but runs its subqueries in the old snapshot.) A transaction that had
-  already begun keeps REPEATABLE READ, where a writer that waited fails
-  with a serialization error and ``db.api.retrying`` runs it again;
+  statement (step 1) locks the rows of the providers it names, and of
+  those the consumers hold allocations on unless all are declared new
+  (FOR UPDATE, in id order, as step 3 swaps them). Each later statement
+  reads what was committed before it started, so the capacity check of
+  step 3 sees all that the writer it waited for allocated; a consumer
+  changed meanwhile fails its compare-and-swap of step 2 as above.
+  (Waiting in step 3 itself would not do: READ COMMITTED re-checks a
+  blocked UPDATE's WHERE against the new row but runs its subqueries in
+  the old snapshot.) A transaction that had already begun keeps
+  REPEATABLE READ, where a writer that waited fails with a serialization
+  error and ``db.api.retrying`` runs it again;
 - on MySQL/MariaDB the UPDATE holds the row lock and its subqueries are
   locking reads of the latest rows;
 - on SQLite writers take the database's write lock in turn.

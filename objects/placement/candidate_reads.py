@@ -7,6 +7,7 @@ Each statement is built once per backend and shape and then only bound
 connection, so that one candidates query reads one snapshot.
 """
 import collections
+import itertools
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
@@ -23,6 +24,7 @@ AGGREGATES = models.PlacementAggregate.__table__
 RP_AGGREGATES = models.ResourceProviderAggregate.__table__
 
 _BUILT = {}
+_chain = itertools.chain.from_iterable
 
 
 def _statement(conn, build, *shape):
@@ -301,7 +303,8 @@ def _read_providers(conn, provider_ids):
     exist."""
     rows = _rows(conn, _statement(conn, _providers),
                  ids=_values(conn, provider_ids))
-    trees, inventories = {}, {}
+    trees = {}
+    inventories = collections.defaultdict(list)
     traits = collections.defaultdict(set)
     for (provider_id, name, parent_id, root_id, revision, class_id, usable,
          ratio, allocated) in rows:
@@ -310,10 +313,12 @@ def _read_providers(conn, provider_ids):
             continue
         trees[provider_id] = (revision, name, parent_id, root_id)
         if class_id is not None:
-            inventories[provider_id] = inventories.get(provider_id, ()) + (
-                class_id, int(usable * ratio), allocated)
+            inventories[provider_id].append(
+                (class_id, int(usable * ratio), allocated))
+    # Inventories by class id: a summary lists them in the same order
+    # whichever read found the provider.
     return {provider_id: provider_cache.Provider(
-        *tree, inventories.get(provider_id, ()),
+        *tree, tuple(_chain(sorted(inventories.get(provider_id, ())))),
         frozenset(traits.get(provider_id, ())))
         for provider_id, tree in trees.items()}
 

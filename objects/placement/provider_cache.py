@@ -24,7 +24,7 @@ MAX_PROVIDERS = 100_000
 class Provider:
     """One provider as candidates show it: ``uuid``, ``parent_id``,
     ``root_id``, ``inventories`` (class id, capacity, used, class id, ...
-    in the order read: a summary is written from them, and they are
+    by class id: a summary is written from them, and they are
     compared whole with another provider's), ``traits`` (a frozenset of
     names) and ``classes`` (the frozenset of its inventories' class ids,
     one object for all the providers with the same). ``texts`` holds what
@@ -65,14 +65,20 @@ def providers(revisions, read):
     known = _KNOWN.get
     for provider_id, revision in revisions:
         entry = known(provider_id)
-        if entry is not None and entry.revision == revision:
-            found[provider_id] = entry
-        else:
+        if entry is None or entry.revision != revision:
             stale.append(provider_id)
+        # In the order of ``revisions`` whatever is cached (the order the
+        # answer's summaries are written in).
+        found[provider_id] = entry
     if stale:
         fresh = read(stale)
         if len(_KNOWN) + len(fresh) > MAX_PROVIDERS:
             _KNOWN.clear()
         _KNOWN.update(fresh)
-        found.update(fresh)
+        for provider_id in stale:
+            entry = fresh.get(provider_id)
+            if entry is None:
+                del found[provider_id]  # deleted since
+            else:
+                found[provider_id] = entry
     return found
