@@ -96,8 +96,8 @@ def lookup(conn, names, lock_providers=False, lock_held=False):
     row left out. With ``lock_providers`` the providers' rows are locked
     (FOR UPDATE, in id order) before the query returns; with
     ``lock_held`` too, with those the 'held' consumers have allocations
-    on ({uuid: id} of those too): a write that replaces allocations swaps
-    each provider it changes, and all of them held in one order, two
+    on ({uuid: id} of those too). A write that replaces allocations swaps
+    each provider it changes; with all of them held in one order, two
     writers moving allocations past each other queue instead of each
     holding a provider the other needs."""
     shape, params = [], {}
