@@ -32,7 +32,8 @@ class ResourceProvider(TimestampMixin, Base):
     parent_provider_id = sa.Column(sa.Integer,
                                    sa.ForeignKey('resource_providers.id'))
     # Advanced by every write that changes what allocation candidates show
-    # of the provider (migration 0024); starts at random.
+    # of the provider (migration 0024); a new provider's starts at random
+    # (objects.placement.resource_provider.first_revision).
     revision = sa.Column(sa.BigInteger, nullable=False, server_default='0')
 
 

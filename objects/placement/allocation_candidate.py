@@ -205,54 +205,47 @@ def find(context, groups, limit=None, group_policy=None, root_required=(),
     with session.reader.connection.using(context) as conn:
         search = _Search(conn, context, groups, root_required,
                          root_forbidden)
-        return _find(search, context, groups, limit, group_policy,
-                     root_required, root_forbidden, same_subtrees,
-                     nested_aware, randomize)
-
-
-def _find(search, context, groups, limit, group_policy, root_required,
-          root_forbidden, same_subtrees, nested_aware, randomize):
-    try:
-        anchors = search.anchor_roots(root_required, root_forbidden)
-        pieces = {suffix: search.pieces(suffix, group, anchors)
-                  for suffix, group in groups.items()}
-    except _NoMatch:
-        return NOTHING
-    merged = candidate_merge.merge(pieces, search, group_policy,
-                                   same_subtrees)
-    if not merged:
-        return NOTHING
-    # Oldest providers first (pairs first in each request), the order
-    # Placement's queries give, so that a limit keeps the same candidates.
-    merged.sort()
-    used = None
-    if not nested_aware and reads.has_nested_providers(search.conn):
-        merged, used = candidate_merge.without_nested(merged, search)
-    # The limit first, then the summaries of the trees kept only.
-    if limit and limit < len(merged):
-        merged = random.sample(merged, limit) if randomize \
-            else merged[:limit]
-    elif randomize:
-        random.shuffle(merged)
-    root_of = search.root_of.__getitem__
-    taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
-    used_trees = set(map(root_of, taken))
-    if all(group.resources for group in groups.values()):
-        search.read_trees(used_trees)
-    else:
-        # Resourceless groups (1.36) name providers that take nothing.
-        named = set(_chain(_chain([mapped for _, _, mapped in merged])))
-        search.read_trees(used_trees.union(map(root_of, named - taken)))
-    # Before 1.29: only the providers the requests use (before the limit)
-    # are summarised.
-    providers = search.providers
-    summarised = [p for p, entry in providers.items()
-                  if entry.root_id in used_trees
-                  and (used is None or p in used)]
-    names = rc_obj.names_from_ids(context, frozenset().union(
-        *{providers[p].classes for p in summarised}))
-    names.update((c, n) for n, c in search.class_ids.items())
-    return Found(merged, list(groups), providers, summarised, names)
+        try:
+            anchors = search.anchor_roots(root_required, root_forbidden)
+            pieces = {suffix: search.pieces(suffix, group, anchors)
+                      for suffix, group in groups.items()}
+        except _NoMatch:
+            return NOTHING
+        merged = candidate_merge.merge(pieces, search, group_policy,
+                                       same_subtrees)
+        if not merged:
+            return NOTHING
+        # Oldest providers first (pairs first in each request), the order
+        # Placement's queries give, so that a limit keeps the same candidates.
+        merged.sort()
+        used = None
+        if not nested_aware and reads.has_nested_providers(conn):
+            merged, used = candidate_merge.without_nested(merged, search)
+        # The limit first, then the summaries of the trees kept only.
+        if limit and limit < len(merged):
+            merged = random.sample(merged, limit) if randomize \
+                else merged[:limit]
+        elif randomize:
+            random.shuffle(merged)
+        root_of = search.root_of.__getitem__
+        taken = set(_chain([pairs[::2] for pairs, _, _ in merged]))
+        used_trees = set(map(root_of, taken))
+        if all(group.resources for group in groups.values()):
+            search.read_trees(used_trees)
+        else:
+            # Resourceless groups (1.36) name providers that take nothing.
+            named = set(_chain(_chain([mapped for _, _, mapped in merged])))
+            search.read_trees(used_trees.union(map(root_of, named - taken)))
+        # Before 1.29: only the providers the requests use (before the limit)
+        # are summarised.
+        providers = search.providers
+        summarised = [p for p, entry in providers.items()
+                      if entry.root_id in used_trees
+                      and (used is None or p in used)]
+        names = rc_obj.names_from_ids(context, frozenset().union(
+            *{providers[p].classes for p in summarised}))
+        names.update((c, n) for n, c in search.class_ids.items())
+        return Found(merged, list(groups), providers, summarised, names)
 
 
 class _Search:

@@ -190,17 +190,16 @@ def _allocated_change(i):
 
 def next_revisions(provider_ids):
     """Writes that advance the revision of each of ``provider_ids``
-    (resource_provider.NEXT_REVISION), in id order as every writer holds
-    providers, for a write that changes their ``allocated`` without
+    (resource_provider.revisions_advanced), in id order as every writer
+    holds providers, for a write that changes their ``allocated`` without
     swapping their rows."""
     return [db_writes.Write(_NEXT_REVISION, {'revised': provider_id},
                             ('next_revision',))
             for provider_id in sorted(set(provider_ids))]
 
 
-_NEXT_REVISION = PROVIDERS.update().where(
-    PROVIDERS.c.id == sa.bindparam('revised', type_=sa.Integer)).values(
-    revision=PROVIDERS.c.revision + 1)
+_NEXT_REVISION = rp_obj.revisions_advanced(
+    PROVIDERS.c.id == sa.bindparam('revised', type_=sa.Integer))
 
 
 # The provider's next generation, keyed for db.statements' cache.

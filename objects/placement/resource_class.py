@@ -17,6 +17,7 @@ from db import api as db_api
 from db import models
 from db import session
 from objects.placement import exception
+from objects.placement import resource_provider as rp_obj
 
 CLASSES = models.ResourceClass.__table__
 PROVIDERS = models.ResourceProvider.__table__
@@ -153,11 +154,10 @@ def rename(context, old_name, new_name):
             renamed = conn.execute(sa.select(CLASSES).where(
                 CLASSES.c.name == new_name)).mappings().first()
             # What candidates show of a provider with inventory of the
-            # class changes: advance its revision.
-            conn.execute(PROVIDERS.update().where(PROVIDERS.c.id.in_(
+            # class changes.
+            conn.execute(rp_obj.revisions_advanced(PROVIDERS.c.id.in_(
                 sa.select(INVENTORIES.c.resource_provider_id).where(
-                    INVENTORIES.c.resource_class_id == renamed['id'])))
-                .values(revision=PROVIDERS.c.revision + 1))
+                    INVENTORIES.c.resource_class_id == renamed['id']))))
             return renamed
     except db_exc.DBDuplicateEntry:
         raise exception.ResourceClassExists(resource_class=new_name)

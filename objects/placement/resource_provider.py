@@ -14,13 +14,14 @@ Renaming or moving a provider does not change it, as in Placement.
 
 A provider's ``revision`` is the version of what allocation candidates
 show of it: its parent and root, its inventories and what is allocated
-from them, the names of their classes, its traits. Every write that changes one of these advances it
-(NEXT_REVISION) in the same transaction, including those that leave the
-generation alone (a move, a provider that only loses allocations), so
-that a process may keep what it read of a provider while the revision
-stays (objects.placement.provider_cache). A new provider's starts at
-random: a provider that takes the id of a deleted one (SQLite reuses the
-highest) is then not mistaken for it.
+from them, the names of their classes, its traits. Every write that
+changes one of these advances it (NEXT_REVISION, revisions_advanced) in
+the same transaction, including those that leave the generation alone (a
+move, a provider that only loses allocations), so that a process may
+keep what it read of a provider while the revision stays
+(objects.placement.provider_cache). A new provider's starts at random: a
+provider that takes the id of a deleted one (SQLite reuses the highest)
+is then not mistaken for it.
 """
 import random
 
@@ -47,6 +48,14 @@ RP_AGGREGATES = models.ResourceProviderAggregate.__table__
 # The value that advances a provider's revision, keyed for db.statements'
 # cache.
 NEXT_REVISION = cond.Sql(('next_revision',), lambda: RP.revision + 1)
+
+
+def revisions_advanced(criterion):
+    """The UPDATE that advances the revision of the providers matching
+    ``criterion``, for a write that changes what candidates show of them
+    without swapping their rows."""
+    return PROVIDERS.update().where(criterion).values(revision=NEXT_REVISION)
+
 
 # How often an operation that lost a race re-reads and tries again before
 # answering 409.

@@ -7,10 +7,11 @@ Create Date: 2026-11-27
 Every write that changes what an allocation candidates summary shows of a
 provider (its parent or root, its inventories and what is allocated from
 them, the names of their classes, its traits) advances the provider's
-``revision`` in the same transaction. Unlike the generation, which follows Placement's rules (a
-provider that only loses allocations keeps it), the revision misses no
-such change, so a process may keep what it read of a provider for as long
-as the revision stays the same (objects.placement.provider_cache).
+``revision`` in the same transaction. Unlike the generation, which
+follows Placement's rules (a provider that only loses allocations keeps
+it), the revision misses no such change, so a process may keep what it
+read of a provider for as long as the revision stays the same
+(objects.placement.provider_cache).
 """
 from alembic import op
 import sqlalchemy as sa
