@@ -267,8 +267,12 @@ def sharing_anchors(conn, sharing_ids):
 
 
 def _revisions(dialect):
+    # In id order: the order the summaries are written in, which would
+    # otherwise follow the plan (PostgreSQL's changes once the statement
+    # is prepared).
     return sa.select(PROVIDERS.c.id, PROVIDERS.c.revision).where(
-        _in(dialect, PROVIDERS.c.root_provider_id, 'ids'))
+        _in(dialect, PROVIDERS.c.root_provider_id, 'ids')).order_by(
+        PROVIDERS.c.id)
 
 
 def _providers(dialect):
